@@ -1,0 +1,3 @@
+//! Command-line tools built on the rules core.
+
+pub mod perft;
