@@ -1095,7 +1095,12 @@ fn suite_fens() -> Vec<String> {
 
 #[test]
 fn random_playouts_agree_with_the_reference_model() {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x0c07_e2ed_0c4e_5500);
+    // VEIL_PROPERTY_SEED and VEIL_PROPERTY_SCALE run other or longer series by hand; the
+    // default series is fixed.
+    let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+    let seed = env("VEIL_PROPERTY_SEED").unwrap_or(0x0c07_e2ed_0c4e_5500);
+    let scale = env("VEIL_PROPERTY_SCALE").unwrap_or(1).max(1) as usize;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut hashes = HashMap::new();
     let mut stats = Stats {
         plies: 0,
@@ -1115,13 +1120,15 @@ fn random_playouts_agree_with_the_reference_model() {
         .map(|f| Position::from_fen(f).unwrap())
         .collect();
     let mut starts: Vec<&Position> = Vec::new();
-    for _ in 0..150 {
-        starts.push(&covered_start);
+    for _ in 0..scale {
+        for _ in 0..150 {
+            starts.push(&covered_start);
+        }
+        for _ in 0..40 {
+            starts.push(&standard_start);
+        }
+        starts.extend(suite.iter());
     }
-    for _ in 0..40 {
-        starts.push(&standard_start);
-    }
-    starts.extend(suite.iter());
     for start in starts {
         playout(&mut rng, start, 150, &mut hashes, &mut stats);
     }
@@ -1147,7 +1154,7 @@ fn random_playouts_agree_with_the_reference_model() {
         stats.outcomes
     );
     // The playouts reach the special rules.
-    assert!(stats.plies > 20_000);
+    assert!(stats.plies > 20_000 * scale);
     assert!(
         stats.castles_revealing > 10,
         "too few castlings with a covered corner"
