@@ -48,9 +48,7 @@ fn bench_legal_moves(c: &mut Criterion) {
     let mut group = c.benchmark_group("legal_moves");
     for &(name, fen) in POSITIONS {
         let root = position(fen);
-        group.bench_function(name, |b| {
-            b.iter(|| black_box(black_box(&root).legal_moves()))
-        });
+        group.bench_function(name, |b| b.iter(|| black_box(black_box(&root).legal_moves())));
     }
     group.finish();
 }
@@ -63,11 +61,7 @@ fn bench_play(c: &mut Criterion) {
         let branches: Vec<_> = root
             .legal_moves()
             .iter()
-            .flat_map(|&m| {
-                root.reveal_outcomes(m)
-                    .into_iter()
-                    .map(move |(role, _)| (m, role))
-            })
+            .flat_map(|&m| root.reveal_outcomes(m).into_iter().map(move |(role, _)| (m, role)))
             .collect();
         group.bench_function(name, |b| {
             b.iter(|| {
@@ -86,10 +80,7 @@ fn bench_perft(c: &mut Criterion) {
     // The deepest run takes over a tenth of a second: one iteration per sample.
     group.sampling_mode(SamplingMode::Flat);
     group.measurement_time(Duration::from_secs(3));
-    for (name, fen) in [
-        ("start", STANDARD_START_FEN),
-        ("covered_start", COVERED_START_FEN),
-    ] {
+    for (name, fen) in [("start", STANDARD_START_FEN), ("covered_start", COVERED_START_FEN)] {
         let root = position(fen);
         for depth in [3, 4] {
             group.bench_function(format!("{name}/{depth}"), |b| {

@@ -4,5 +4,7 @@
 //! Rooms, each standing only on the ones before it: [`rules`] (the game), then the search,
 //! the protocol loop and the match arbiter.
 
+pub mod protocol;
 pub mod rules;
+pub mod search;
 pub mod tools;

@@ -1,4 +1,4 @@
-//! `veil`: the protocol loop (no subcommand), `veil perft`.
+//! `veil`: the protocol loop (no subcommand), `veil perft`, `veil bench`.
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -15,6 +15,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Searches a fixed set of positions to a fixed depth and prints the node count (the
+    /// signature of the search).
+    Bench {
+        #[arg(default_value_t = veil::search::bench::BENCH_DEPTH)]
+        depth: u32,
+    },
     /// Counts leaves of the move tree (reveals branch once per role the pool holds).
     Perft {
         /// Extended FEN of the root (default: the covered start position).
@@ -36,7 +42,14 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => {
-            eprintln!("protocol loop not built yet");
+            veil::protocol::run_stdio();
+            ExitCode::SUCCESS
+        }
+        Some(Command::Bench { depth }) => {
+            let (nodes, elapsed) = veil::search::bench::bench(depth);
+            let millis = elapsed.as_millis().max(1);
+            println!("Nodes searched: {nodes}");
+            println!("Nodes/second: {}", nodes as u128 * 1000 / millis);
             ExitCode::SUCCESS
         }
         Some(Command::Perft {

@@ -4,9 +4,7 @@
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use veil::rules::{
-    Color, FenError, Position, Square, UciMove, COVERED_START_FEN, STANDARD_START_FEN,
-};
+use veil::rules::{Color, FenError, Position, Square, UciMove, COVERED_START_FEN, STANDARD_START_FEN};
 
 fn sq(name: &str) -> Square {
     name.parse().expect("square name")
@@ -55,10 +53,7 @@ fn wrong_field_count() {
     rejects!("4k3/8/8/8/8/8/8/4K3", FenError::FieldCount(1));
     rejects!("4k3/8/8/8/8/8/8/4K3 w", FenError::FieldCount(2));
     rejects!("4k3/8/8/8/8/8/8/4K3 w -", FenError::FieldCount(3));
-    rejects!(
-        "4k3/8/8/8/8/8/8/4K3 w - - 0 1 - extra",
-        FenError::FieldCount(8)
-    );
+    rejects!("4k3/8/8/8/8/8/8/4K3 w - - 0 1 - extra", FenError::FieldCount(8));
 }
 
 #[test]
@@ -71,52 +66,28 @@ fn wrong_rank_count() {
 fn wrong_rank_length() {
     rejects!(
         "4k4/8/8/8/8/8/8/4K3 w - - 0 1",
-        FenError::RankLength {
-            rank: 7,
-            squares: 9
-        }
+        FenError::RankLength { rank: 7, squares: 9 }
     );
     rejects!(
         "4k3/8/8/7/8/8/8/4K3 w - - 0 1",
-        FenError::RankLength {
-            rank: 4,
-            squares: 7
-        }
+        FenError::RankLength { rank: 4, squares: 7 }
     );
     rejects!(
         "4k3/9/8/8/8/8/8/4K3 w - - 0 1",
-        FenError::RankLength {
-            rank: 6,
-            squares: 9
-        }
+        FenError::RankLength { rank: 6, squares: 9 }
     );
     rejects!(
         "4k3/8/8//8/8/8/4K3 w - - 0 1",
-        FenError::RankLength {
-            rank: 4,
-            squares: 0
-        }
+        FenError::RankLength { rank: 4, squares: 0 }
     );
 }
 
 #[test]
 fn bad_piece_characters() {
-    rejects!(
-        "4k3/8/8/3z4/8/8/8/4K3 w - - 0 1",
-        FenError::BadPieceChar('z')
-    );
-    rejects!(
-        "4k3/8/8/08/8/8/8/4K3 w - - 0 1",
-        FenError::BadPieceChar('0')
-    );
-    rejects!(
-        "4k3/8/8/3\u{e9}4/8/8/8/4K3 w - - 0 1",
-        FenError::BadPieceChar('\u{e9}')
-    );
-    rejects!(
-        "4k3/8/8/3Y4/8/8/8/4K3 w - - 0 1",
-        FenError::BadPieceChar('Y')
-    );
+    rejects!("4k3/8/8/3z4/8/8/8/4K3 w - - 0 1", FenError::BadPieceChar('z'));
+    rejects!("4k3/8/8/08/8/8/8/4K3 w - - 0 1", FenError::BadPieceChar('0'));
+    rejects!("4k3/8/8/3\u{e9}4/8/8/8/4K3 w - - 0 1", FenError::BadPieceChar('\u{e9}'));
+    rejects!("4k3/8/8/3Y4/8/8/8/4K3 w - - 0 1", FenError::BadPieceChar('Y'));
 }
 
 #[test]
@@ -219,32 +190,17 @@ fn bad_side_to_move() {
 #[test]
 fn bad_castling_field() {
     rejects!("r3k2r/8/8/8/8/8/8/R3K2R w KK - 0 1", FenError::BadCastling(ref s) if s == "KK");
-    rejects!(
-        "r3k2r/8/8/8/8/8/8/R3K2R w KQkqK - 0 1",
-        FenError::BadCastling(_)
-    );
+    rejects!("r3k2r/8/8/8/8/8/8/R3K2R w KQkqK - 0 1", FenError::BadCastling(_));
     rejects!("r3k2r/8/8/8/8/8/8/R3K2R w A - 0 1", FenError::BadCastling(ref s) if s == "A");
 }
 
 #[test]
 fn castling_without_king_and_corner_piece() {
-    rejects!(
-        "4k3/8/8/8/8/8/8/4K3 w K - 0 1",
-        FenError::CastlingWithoutPieces('K')
-    );
-    rejects!(
-        "r2k4/8/8/8/8/8/8/4K3 w q - 0 1",
-        FenError::CastlingWithoutPieces('q')
-    );
+    rejects!("4k3/8/8/8/8/8/8/4K3 w K - 0 1", FenError::CastlingWithoutPieces('K'));
+    rejects!("r2k4/8/8/8/8/8/8/4K3 w q - 0 1", FenError::CastlingWithoutPieces('q'));
     // A knight is no castling partner, and neither is a piece of the other side.
-    rejects!(
-        "4k3/8/8/8/8/8/8/N3K3 w Q - 0 1",
-        FenError::CastlingWithoutPieces('Q')
-    );
-    rejects!(
-        "4k2R/8/8/8/8/8/8/4K3 b k - 0 1",
-        FenError::CastlingWithoutPieces('k')
-    );
+    rejects!("4k3/8/8/8/8/8/8/N3K3 w Q - 0 1", FenError::CastlingWithoutPieces('Q'));
+    rejects!("4k2R/8/8/8/8/8/8/4K3 b k - 0 1", FenError::CastlingWithoutPieces('k'));
     // A covered corner piece is fine, but only in the corner.
     rejects!(
         "4k3/8/8/8/8/8/7X/4K3 w K - 0 1 R1",
@@ -272,26 +228,17 @@ fn en_passant_square_without_a_double_step() {
 fn bad_clocks() {
     rejects!("4k3/8/8/8/8/8/8/4K3 w - - -1 1", FenError::BadHalfmoveClock(ref s) if s == "-1");
     rejects!("4k3/8/8/8/8/8/8/4K3 w - - x 1", FenError::BadHalfmoveClock(ref s) if s == "x");
-    rejects!(
-        "4k3/8/8/8/8/8/8/4K3 w - - 10001 1",
-        FenError::BadHalfmoveClock(_)
-    );
+    rejects!("4k3/8/8/8/8/8/8/4K3 w - - 10001 1", FenError::BadHalfmoveClock(_));
     rejects!("4k3/8/8/8/8/8/8/4K3 w - - 0 0", FenError::BadFullmoveNumber(ref s) if s == "0");
     rejects!("4k3/8/8/8/8/8/8/4K3 w - - 0 abc", FenError::BadFullmoveNumber(ref s) if s == "abc");
-    rejects!(
-        "4k3/8/8/8/8/8/8/4K3 w - - 0 100001",
-        FenError::BadFullmoveNumber(_)
-    );
+    rejects!("4k3/8/8/8/8/8/8/4K3 w - - 0 100001", FenError::BadFullmoveNumber(_));
 }
 
 #[test]
 fn bad_pool_field() {
     let board = "xxxxkxxx/xxxxxxxx/8/8/8/8/XXXXXXXX/XXXXKXXX w KQkq - 0 1";
     rejects!(&format!("{board} Q1R"), FenError::BadPoolField(_));
-    rejects!(
-        &format!("{board} K1Q1R2B2N2P8q1r2b2n2p8"),
-        FenError::BadPoolField(_)
-    );
+    rejects!(&format!("{board} K1Q1R2B2N2P8q1r2b2n2p8"), FenError::BadPoolField(_));
     rejects!(&format!("{board} Z1"), FenError::BadPoolField(_));
     rejects!(&format!("{board} Q123"), FenError::BadPoolField(_));
     rejects!(&format!("{board} 1Q"), FenError::BadPoolField(_));
@@ -301,38 +248,23 @@ fn bad_pool_field() {
 
 #[test]
 fn pool_role_listed_twice() {
-    rejects!(
-        "4k3/8/8/8/8/8/8/4K3 w - - 0 1 Q1Q1",
-        FenError::PoolRoleTwice('Q')
-    );
-    rejects!(
-        "4k3/8/8/8/8/8/8/4K3 w - - 0 1 p1P1p0",
-        FenError::PoolRoleTwice('p')
-    );
+    rejects!("4k3/8/8/8/8/8/8/4K3 w - - 0 1 Q1Q1", FenError::PoolRoleTwice('Q'));
+    rejects!("4k3/8/8/8/8/8/8/4K3 w - - 0 1 p1P1p0", FenError::PoolRoleTwice('p'));
 }
 
 #[test]
 fn pool_count_above_the_start_pool() {
     rejects!(
         "4k3/8/8/8/8/8/8/4K3 w - - 0 1 Q2",
-        FenError::PoolCountTooLarge {
-            role: 'Q',
-            count: 2
-        }
+        FenError::PoolCountTooLarge { role: 'Q', count: 2 }
     );
     rejects!(
         "4k3/8/8/8/8/8/8/4K3 w - - 0 1 p9",
-        FenError::PoolCountTooLarge {
-            role: 'p',
-            count: 9
-        }
+        FenError::PoolCountTooLarge { role: 'p', count: 9 }
     );
     rejects!(
         "4k3/8/8/8/8/8/8/4K3 w - - 0 1 N3",
-        FenError::PoolCountTooLarge {
-            role: 'N',
-            count: 3
-        }
+        FenError::PoolCountTooLarge { role: 'N', count: 3 }
     );
 }
 
@@ -376,23 +308,14 @@ fn covered_pieces_need_a_pool() {
 fn side_not_to_move_in_check() {
     rejects!("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", FenError::OpponentInCheck);
     // Covered pieces attack as their cover: the rook cover on a8 attacks a1.
-    rejects!(
-        "x3k3/8/8/8/8/8/8/K7 b - - 0 1 r1",
-        FenError::OpponentInCheck
-    );
+    rejects!("x3k3/8/8/8/8/8/8/K7 b - - 0 1 r1", FenError::OpponentInCheck);
     // The pawn cover on d7 attacks e6.
-    rejects!(
-        "4k3/3x4/4K3/8/8/8/8/8 b - - 0 1 p1",
-        FenError::OpponentInCheck
-    );
+    rejects!("4k3/3x4/4K3/8/8/8/8/8 b - - 0 1 p1", FenError::OpponentInCheck);
 }
 
 #[test]
 fn three_checkers() {
-    rejects!(
-        "k3r3/8/8/8/1b6/3n4/8/4K3 w - - 0 1",
-        FenError::TooManyCheckers(3)
-    );
+    rejects!("k3r3/8/8/8/1b6/3n4/8/4K3 w - - 0 1", FenError::TooManyCheckers(3));
 }
 
 // ----- accepted FENs ---------------------------------------------------------------------
@@ -436,10 +359,7 @@ fn canonical_fens_round_trip() {
 #[test]
 fn start_positions_match_their_constructors() {
     assert_eq!(parse(COVERED_START_FEN).unwrap(), Position::covered_start());
-    assert_eq!(
-        parse(STANDARD_START_FEN).unwrap(),
-        Position::standard_start()
-    );
+    assert_eq!(parse(STANDARD_START_FEN).unwrap(), Position::standard_start());
     assert_eq!(Position::covered_start().to_fen(), COVERED_START_FEN);
     assert_eq!(Position::standard_start().to_fen(), STANDARD_START_FEN);
 }
@@ -455,38 +375,23 @@ fn accepted_spellings_are_canonicalised() {
             "xxxxkxxx/xxxxxxxx/8/8/8/8/XXXXXXXX/XXXXKXXX w KQkq - Q1R2B2N2P8q1r2b2n2p8",
             COVERED_START_FEN,
         ),
-        (
-            "4k3/8/8/8/8/8/8/4K3 w - - 7",
-            "4k3/8/8/8/8/8/8/4K3 w - - 7 1",
-        ),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 7", "4k3/8/8/8/8/8/8/4K3 w - - 7 1"),
         // Pool roles in any order, zero counts, '-' for empty pools.
         (
             "xxxxkxxx/xxxxxxxx/8/8/8/8/XXXXXXXX/XXXXKXXX w KQkq - 0 1 p8n2P8N2B2b2R2r2q1Q1",
             COVERED_START_FEN,
         ),
-        (
-            "4k3/8/8/8/8/8/8/4K3 w - - 0 1 -",
-            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
-        ),
-        (
-            "4k3/8/8/8/8/8/8/4K3 w - - 0 1 Q0p0",
-            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
-        ),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1 -", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1 Q0p0", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"),
         // Castling letters in any order.
         (
             "r3k2r/8/8/8/8/8/8/R3K2R w qkQK - 0 1",
             "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
         ),
         // An en passant square with no legal capture is dropped: b5xc6 would expose a5.
-        (
-            "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1",
-            "8/8/8/KPp4r/8/8/8/4k3 w - - 0 1",
-        ),
+        ("8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1", "8/8/8/KPp4r/8/8/8/4k3 w - - 0 1"),
         // ... and so is one no pawn can use.
-        (
-            "4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1",
-            "4k3/8/8/8/4P3/8/8/4K3 b - - 0 1",
-        ),
+        ("4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1", "4k3/8/8/8/4P3/8/8/4K3 b - - 0 1"),
         // Extra white space between fields.
         (
             "  4k3/8/8/8/8/8/8/4K3   w  -  -  0  1 ",
@@ -570,8 +475,7 @@ fn exercise_fen(text: &str) -> bool {
             return false;
         };
         let fen = position.to_fen();
-        let again = Position::from_fen(&fen)
-            .unwrap_or_else(|e| panic!("{text:?} -> {fen:?} rejected: {e}"));
+        let again = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{text:?} -> {fen:?} rejected: {e}"));
         assert_eq!(again, position, "{text:?}");
         assert_eq!(again.to_fen(), fen);
         assert_eq!(position.hash(), position.compute_hash());
@@ -627,10 +531,7 @@ fn random_strings_never_panic() {
             accepted += 1;
         }
     }
-    assert!(
-        accepted > total / 10,
-        "{accepted} of {total} random boards accepted"
-    );
+    assert!(accepted > total / 10, "{accepted} of {total} random boards accepted");
 }
 
 /// A random board in FEN: both kings (nearly always), a few random pieces, covered pieces
@@ -656,12 +557,8 @@ fn random_board(rng: &mut Xoshiro256PlusPlus) -> String {
     for _ in 0..rng.gen_range(0..4) {
         let white = rng.gen_bool(0.5);
         let at = match (white, rng.gen_bool(0.9)) {
-            (true, true) => {
-                [0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15][rng.gen_range(0..15)]
-            }
-            (false, true) => {
-                63 - [0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15][rng.gen_range(0..15)]
-            }
+            (true, true) => [0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15][rng.gen_range(0..15)],
+            (false, true) => 63 - [0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15][rng.gen_range(0..15)],
             _ => rng.gen_range(0..64),
         };
         if squares[at].is_none() {
@@ -716,10 +613,7 @@ fn mutated_fens_never_panic() {
 #[test]
 fn random_move_texts_never_panic() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x0c1_0e5);
-    let positions: Vec<Position> = seed_fens()
-        .iter()
-        .filter_map(|f| Position::from_fen(f).ok())
-        .collect();
+    let positions: Vec<Position> = seed_fens().iter().filter_map(|f| Position::from_fen(f).ok()).collect();
     let alphabet = b"abcdefghijklmnopqrstuvwxyz12345678900=QRBNPKqrbnpkX-+ ";
     for i in 0..6000 {
         let text = if i % 3 == 0 {
@@ -740,11 +634,7 @@ fn random_move_texts_never_panic() {
             let _ = position.parse_played_move(&text);
             let _ = position.parse_uci_move(&text);
         }));
-        assert!(
-            result.is_ok(),
-            "panic on move text {text:?} in {}",
-            position.to_fen()
-        );
+        assert!(result.is_ok(), "panic on move text {text:?} in {}", position.to_fen());
     }
 }
 
@@ -752,10 +642,7 @@ fn random_move_texts_never_panic() {
 fn move_syntax() {
     let ok = |text: &str| UciMove::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
     let m = ok("e2e4");
-    assert_eq!(
-        (m.from, m.to, m.promotion, m.reveal),
-        (sq("e2"), sq("e4"), None, None)
-    );
+    assert_eq!((m.from, m.to, m.promotion, m.reveal), (sq("e2"), sq("e4"), None, None));
     let m = ok("e7e8q=P");
     assert_eq!(m.promotion, Some(veil::rules::Role::Queen));
     assert_eq!(m.reveal, Some(veil::rules::Role::Pawn));

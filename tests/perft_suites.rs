@@ -51,13 +51,7 @@ fn check_suite(name: &str, max_nodes: u64, min_checked: usize) {
     );
 }
 
-// Ignored in builds with debug assertions until the engine stops computing an off-board
-// square for a pinned pawn on its 7th rank (see `pinned_pawn_one_step_from_promotion`).
 #[test]
-#[cfg_attr(
-    debug_assertions,
-    ignore = "engine bug: debug assertion on a pinned pawn one step from promotion"
-)]
 fn standard_suite() {
     check_suite("standard.epd", budget(2_000_000), 700);
 }
@@ -73,15 +67,10 @@ fn covered_suite() {
 fn suite_lines_are_well_formed() {
     for name in ["standard.epd", "covered.epd"] {
         for entry in load(name) {
-            let position = Position::from_fen(&entry.fen)
-                .unwrap_or_else(|e| panic!("{name} line {}: {e}", entry.line));
+            let position = Position::from_fen(&entry.fen).unwrap_or_else(|e| panic!("{name} line {}: {e}", entry.line));
             let again = Position::from_fen(&position.to_fen()).expect("round trip");
             assert_eq!(again, position, "{name} line {}", entry.line);
-            assert!(
-                !entry.expected.is_empty(),
-                "{name} line {}: no counts",
-                entry.line
-            );
+            assert!(!entry.expected.is_empty(), "{name} line {}: no counts", entry.line);
             for (i, &(depth, _)) in entry.expected.iter().enumerate() {
                 assert_eq!(
                     depth as usize,
@@ -105,19 +94,11 @@ fn covered_start_counts_from_the_rules() {
 }
 
 /// A pawn one step from promotion, pinned along its rank: no move for it, and the king's
-/// moves only (White: Ka8 Kb8 Ka6 Kb6; Black mirrored). The engine computes the square two
-/// steps ahead of such a pawn before checking that it may double step, which is off the board:
-/// builds with debug assertions panic there (release builds mask the index and count right).
+/// moves only (White: Ka8 Kb8 Ka6 Kb6; Black mirrored). Regression: the square two steps
+/// ahead of such a pawn is off the board and must not be computed.
 #[test]
-#[cfg_attr(
-    debug_assertions,
-    ignore = "engine bug: debug assertion on a pinned pawn one step from promotion"
-)]
 fn pinned_pawn_one_step_from_promotion() {
-    for fen in [
-        "7k/KP5r/8/8/8/8/8/8 w - - 0 1",
-        "8/8/8/8/8/8/kp5R/7K b - - 0 1",
-    ] {
+    for fen in ["7k/KP5r/8/8/8/8/8/8 w - - 0 1", "8/8/8/8/8/8/kp5R/7K b - - 0 1"] {
         let position = Position::from_fen(fen).unwrap();
         assert_eq!(position.legal_moves().len(), 4, "{fen}");
         assert_eq!(perft(&position, 1), 4, "{fen}");

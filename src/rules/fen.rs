@@ -83,9 +83,14 @@ impl fmt::Display for FenError {
             ),
             BadHalfmoveClock(s) => write!(f, "halfmove clock '{s}' is not a number"),
             BadFullmoveNumber(s) => write!(f, "fullmove number '{s}' is not a positive number"),
-            BadPoolField(s) => write!(f, "pool field '{s}' is not role letters (QRBNP) each followed by a count"),
+            BadPoolField(s) => write!(
+                f,
+                "pool field '{s}' is not role letters (QRBNP) each followed by a count"
+            ),
             PoolRoleTwice(c) => write!(f, "pool lists '{c}' twice"),
-            PoolCountTooLarge { role, count } => write!(f, "pool holds {count} of '{role}', more than a side starts with"),
+            PoolCountTooLarge { role, count } => {
+                write!(f, "pool holds {count} of '{role}', more than a side starts with")
+            }
             CoveredWithoutPool => write!(f, "covered pieces on the board but no pool field"),
             PoolSmallerThanCovered { color, pool, covered } => write!(
                 f,
@@ -153,7 +158,11 @@ fn parse_pools(field: &str) -> Result<[Pool; 2], FenError> {
     while i < chars.len() {
         let c = chars[i];
         let role = Role::from_char(c).filter(|&r| r != Role::King).ok_or_else(bad)?;
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         i += 1;
         let start = i;
         while i < chars.len() && chars[i].is_ascii_digit() {
@@ -192,7 +201,11 @@ fn parse_castling(field: &str, position: &Position) -> Result<CastlingRights, Fe
             return Err(FenError::BadCastling(field.to_string()));
         }
         let color = castling.color;
-        let king_home = position.piece_at(castling.king_from()) == Some(Piece::Revealed { color, role: Role::King });
+        let king_home = position.piece_at(castling.king_from())
+            == Some(Piece::Revealed {
+                color,
+                role: Role::King,
+            });
         let corner_ok = matches!(
             position.piece_at(castling.corner()),
             Some(Piece::Covered { color: c }) | Some(Piece::Revealed { color: c, role: Role::Rook }) if c == color
@@ -221,7 +234,11 @@ fn parse_en_passant(field: &str, side_to_move: Color, position: &Position) -> Re
     let pawn_square = square.offset(-forward);
     let origin = square.offset(forward);
     let occupied = position.occupied();
-    let pawn_there = position.piece_at(pawn_square) == Some(Piece::Revealed { color: mover, role: Role::Pawn });
+    let pawn_there = position.piece_at(pawn_square)
+        == Some(Piece::Revealed {
+            color: mover,
+            role: Role::Pawn,
+        });
     if !pawn_there || occupied.contains(square) || occupied.contains(origin) {
         return Err(FenError::EnPassantImpossible(square));
     }

@@ -261,9 +261,11 @@ impl Position {
             let one = from.offset(forward);
             if empty.contains(one) {
                 targets |= one;
-                let two = one.offset(forward);
-                if double_rank.contains(one) && empty.contains(two) && (target & pin_line).contains(two) {
-                    sink.push(Move::double_push(from, two));
+                if double_rank.contains(one) {
+                    let two = one.offset(forward);
+                    if empty.contains(two) && (target & pin_line).contains(two) {
+                        sink.push(Move::double_push(from, two));
+                    }
                 }
             }
             for to in targets & target & pin_line {

@@ -26,7 +26,9 @@ impl fmt::Display for MoveError {
             MoveError::RoleNotInPool { text, role } => {
                 write!(f, "'{text}' reveals a {} but the pool holds none", role.name())
             }
-            MoveError::MissingPromotion(t) => write!(f, "'{t}' reaches the last rank as a pawn and needs a promotion letter"),
+            MoveError::MissingPromotion(t) => {
+                write!(f, "'{t}' reaches the last rank as a pawn and needs a promotion letter")
+            }
         }
     }
 }
@@ -73,7 +75,12 @@ impl UciMove {
         if from == to {
             return Err(syntax());
         }
-        Ok(UciMove { from, to, promotion, reveal })
+        Ok(UciMove {
+            from,
+            to,
+            promotion,
+            reveal,
+        })
     }
 }
 
@@ -87,9 +94,10 @@ impl Position {
         match (reveals, parsed.reveal) {
             (true, None) => Err(MoveError::MissingReveal(text.to_string())),
             (false, Some(_)) => Err(MoveError::UnexpectedReveal(text.to_string())),
-            (true, Some(role)) if !self.pool(self.side_to_move()).contains(role) => {
-                Err(MoveError::RoleNotInPool { text: text.to_string(), role })
-            }
+            (true, Some(role)) if !self.pool(self.side_to_move()).contains(role) => Err(MoveError::RoleNotInPool {
+                text: text.to_string(),
+                role,
+            }),
             (_, reveal) => Ok((m, reveal)),
         }
     }
@@ -105,7 +113,10 @@ impl Position {
 
     fn find_move(&self, parsed: &UciMove, text: &str) -> Result<Move, MoveError> {
         let legal = self.legal_moves();
-        let candidates = legal.iter().copied().filter(|m| m.from() == parsed.from && m.to() == parsed.to);
+        let candidates = legal
+            .iter()
+            .copied()
+            .filter(|m| m.from() == parsed.from && m.to() == parsed.to);
         let mut fallback = None;
         for m in candidates {
             if m.promotion_role() == parsed.promotion {
@@ -123,7 +134,10 @@ impl Position {
         match fallback {
             Some(_) if parsed.reveal == Some(Role::Pawn) => Err(MoveError::MissingPromotion(text.to_string())),
             Some(m) => Ok(m),
-            None if legal.iter().any(|m| m.from() == parsed.from && m.to() == parsed.to && m.promotion_role().is_some()) => {
+            None if legal
+                .iter()
+                .any(|m| m.from() == parsed.from && m.to() == parsed.to && m.promotion_role().is_some()) =>
+            {
                 Err(MoveError::MissingPromotion(text.to_string()))
             }
             None => Err(MoveError::Illegal(text.to_string())),
@@ -138,4 +152,3 @@ impl Position {
         }
     }
 }
-

@@ -59,7 +59,7 @@ impl Position {
         if (strong & ours).any() {
             return true;
         }
-        let our_minors = (self.movers(Role::Knight) | self.movers(Role::Bishop)) & ours;
+        let our_minors = (self.revealed(Role::Knight) | self.revealed(Role::Bishop)) & ours;
         let their_others = theirs & !self.movers(Role::King);
         if our_minors.is_empty() {
             return false;
@@ -68,8 +68,8 @@ impl Position {
             return false;
         }
         // Bishops only, all on one colour, against bishops only on that same colour.
-        let our_knights = self.movers(Role::Knight) & ours;
-        let their_bishops = self.movers(Role::Bishop) & theirs;
+        let our_knights = self.revealed(Role::Knight) & ours;
+        let their_bishops = self.revealed(Role::Bishop) & theirs;
         if our_knights.is_empty() && their_others == their_bishops {
             let all_bishops = our_minors | their_bishops;
             if (all_bishops & Bitboard::LIGHT_SQUARES).is_empty() || (all_bishops & Bitboard::DARK_SQUARES).is_empty() {

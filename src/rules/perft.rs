@@ -15,18 +15,30 @@ struct LeafCounter {
 impl MoveSink for LeafCounter {
     #[inline]
     fn push(&mut self, m: Move) {
-        self.leaves += if self.covered.contains(m.from()) { self.reveal_branches } else { 1 };
+        self.leaves += if self.covered.contains(m.from()) {
+            self.reveal_branches
+        } else {
+            1
+        };
     }
 
     #[inline]
     fn push_castle(&mut self, m: Move, corner: Square) {
-        self.leaves += if self.covered.contains(corner) { self.reveal_branches } else { 1 };
+        self.leaves += if self.covered.contains(corner) {
+            self.reveal_branches
+        } else {
+            1
+        };
         let _ = m;
     }
 
     #[inline]
     fn push_targets(&mut self, from: Square, targets: Bitboard) {
-        let weight = if self.covered.contains(from) { self.reveal_branches } else { 1 };
+        let weight = if self.covered.contains(from) {
+            self.reveal_branches
+        } else {
+            1
+        };
         self.leaves += targets.count() as u64 * weight;
     }
 }

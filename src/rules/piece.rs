@@ -30,7 +30,11 @@ impl Piece {
     }
 
     pub fn from_char(c: char) -> Option<Piece> {
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         if c.eq_ignore_ascii_case(&'x') {
             return Some(Piece::Covered { color });
         }

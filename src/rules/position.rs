@@ -3,7 +3,9 @@
 
 use super::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use super::piece::{cover, COVER_SQUARES};
-use super::{zobrist, Bitboard, ByColor, ByRole, Castling, CastlingRights, Color, Move, MoveKind, Piece, Pool, Role, Square};
+use super::{
+    zobrist, Bitboard, ByColor, ByRole, Castling, CastlingRights, Color, Move, MoveKind, Piece, Pool, Role, Square,
+};
 
 /// A covered-chess position.
 ///
@@ -57,8 +59,20 @@ impl Position {
     }
 
     fn put_king_and_castling(&mut self) {
-        self.put(Piece::Revealed { color: Color::White, role: Role::King }, Square::E1);
-        self.put(Piece::Revealed { color: Color::Black, role: Role::King }, Square::E8);
+        self.put(
+            Piece::Revealed {
+                color: Color::White,
+                role: Role::King,
+            },
+            Square::E1,
+        );
+        self.put(
+            Piece::Revealed {
+                color: Color::Black,
+                role: Role::King,
+            },
+            Square::E8,
+        );
         self.castling = CastlingRights::ALL;
     }
 
@@ -292,7 +306,9 @@ impl Position {
         }
         let pool = &self.pools[self.side_to_move];
         let total = pool.total() as f64;
-        pool.outcomes().map(|(role, count)| (Some(role), count as f64 / total)).collect()
+        pool.outcomes()
+            .map(|(role, count)| (Some(role), count as f64 / total))
+            .collect()
     }
 
     /// Recomputes the zobrist key from scratch (incremental updates must agree with it).

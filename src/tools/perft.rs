@@ -20,7 +20,11 @@ pub fn run_divide(position: &Position, depth: u32, out: &mut impl Write) -> io::
     let elapsed = start.elapsed().as_secs_f64();
     writeln!(out)?;
     writeln!(out, "Nodes searched: {total}")?;
-    eprintln!("time {:.3} s, {:.0} leaves/s", elapsed, total as f64 / elapsed.max(1e-9));
+    eprintln!(
+        "time {:.3} s, {:.0} leaves/s",
+        elapsed,
+        total as f64 / elapsed.max(1e-9)
+    );
     Ok(total)
 }
 
@@ -86,7 +90,9 @@ pub fn run_suite(entries: &[SuiteEntry], max_nodes: u64, mut progress: impl FnMu
         let position = match Position::from_fen(&entry.fen) {
             Ok(position) => position,
             Err(error) => {
-                report.mismatches.push(format!("line {}: bad FEN ({error}): {}", entry.line, entry.fen));
+                report
+                    .mismatches
+                    .push(format!("line {}: bad FEN ({error}): {}", entry.line, entry.fen));
                 continue;
             }
         };

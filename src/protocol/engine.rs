@@ -1,0 +1,355 @@
+//! The engine state behind the protocol: options, the current position and its history,
+//! the transposition table, and the search running on its own thread while the input
+//! thread keeps reading.
+
+use super::command::{self, Command, GoParams, Start};
+use super::display;
+use super::options::{OptionEffect, Options, Variant, DECLARATIONS};
+use crate::rules::perft::divide;
+use crate::rules::{Color, Move, MoveStatus, Position};
+use crate::search::{self, Limits, Report, Score, ScoreBound, SearchControl, SearchJob, TranspositionTable};
+use parking_lot::Mutex;
+use std::io::Write;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Where protocol lines go: shared by the input thread and the search thread, one whole
+/// line at a time, flushed at once. Write errors (a closed pipe) are ignored.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    pub fn stdout() -> Output {
+        Output::new(Box::new(std::io::stdout()))
+    }
+
+    pub fn new(writer: Box<dyn Write + Send>) -> Output {
+        Output(Arc::new(Mutex::new(writer)))
+    }
+
+    pub fn line(&self, text: &str) {
+        let mut writer = self.0.lock();
+        let _ = writer.write_all(text.as_bytes());
+        let _ = writer.write_all(b"\n");
+        let _ = writer.flush();
+    }
+
+    pub fn error(&self, message: impl std::fmt::Display) {
+        self.line(&format!("info string error: {message}"));
+    }
+}
+
+/// The protocol engine.
+pub struct Engine {
+    out: Output,
+    options: Options,
+    position: Position,
+    /// Keys of the positions before the current one, oldest first.
+    history: Vec<u64>,
+    tt: Arc<TranspositionTable>,
+    control: Arc<SearchControl>,
+    search: Option<JoinHandle<()>>,
+    debug: bool,
+}
+
+fn start_position(variant: Variant) -> Position {
+    match variant {
+        Variant::Chess => Position::standard_start(),
+        Variant::Covered => Position::covered_start(),
+    }
+}
+
+fn millis(value: i64) -> Duration {
+    Duration::from_millis(value.max(0) as u64)
+}
+
+/// An `info` line for one search report.
+pub fn format_report(report: &Report) -> String {
+    let score = match report.score {
+        Score::Centipawns(cp) => format!("cp {cp}"),
+        Score::Mate(moves) => format!("mate {moves}"),
+    };
+    let bound = match report.bound {
+        ScoreBound::Exact => "",
+        ScoreBound::Lower => " lowerbound",
+        ScoreBound::Upper => " upperbound",
+    };
+    let millis = report.time.as_millis().max(1);
+    let nps = report.nodes as u128 * 1000 / millis;
+    let pv: Vec<String> = report.pv.iter().map(|m| m.to_string()).collect();
+    format!(
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} time {} pv {}",
+        report.depth,
+        report.seldepth,
+        report.multipv,
+        report.nodes,
+        report.hashfull,
+        report.time.as_millis(),
+        pv.join(" ")
+    )
+}
+
+impl Engine {
+    pub fn new(out: Output) -> Engine {
+        let options = Options::default();
+        Engine {
+            out,
+            position: start_position(options.variant),
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            options,
+            history: Vec::new(),
+            control: Arc::new(SearchControl::new()),
+            search: None,
+            debug: false,
+        }
+    }
+
+    /// The current position (after the last valid `position` command).
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// Handles one input line; false after `quit`.
+    pub fn handle_line(&mut self, line: &str) -> bool {
+        let line = line.trim();
+        if line.is_empty() {
+            return true;
+        }
+        match command::parse(line) {
+            Ok(Command::Quit) => {
+                self.quit();
+                return false;
+            }
+            Ok(command) => self.handle(command),
+            Err(error) => self.out.error(error),
+        }
+        true
+    }
+
+    /// Stops any search (its bestmove is still printed) and waits for it.
+    pub fn quit(&mut self) {
+        self.finish_search();
+    }
+
+    fn handle(&mut self, command: Command) {
+        match command {
+            Command::Uci => {
+                self.out.line(&format!("id name Veil {}", env!("CARGO_PKG_VERSION")));
+                self.out.line("id author the Veil developers");
+                for declaration in DECLARATIONS {
+                    self.out.line(declaration);
+                }
+                self.out.line("uciok");
+            }
+            Command::Debug(on) => self.debug = on,
+            Command::IsReady => self.out.line("readyok"),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::UciNewGame => {
+                self.wait_for_search();
+                self.tt.clear();
+            }
+            Command::Position { start, moves } => self.set_position(start, &moves),
+            Command::Go { params, problems } => {
+                for problem in problems {
+                    self.out.error(problem);
+                }
+                self.go(params);
+            }
+            Command::Stop => self.control.stop(),
+            Command::PonderHit => self.control.ponderhit(),
+            Command::Display => {
+                for line in display::render(&self.position).lines() {
+                    self.out.line(line);
+                }
+            }
+            Command::Bench(depth) => {
+                self.wait_for_search();
+                let (nodes, elapsed) = search::bench::bench(depth.unwrap_or(search::bench::BENCH_DEPTH));
+                let millis = elapsed.as_millis().max(1);
+                self.out.line(&format!("Nodes searched: {nodes}"));
+                self.out
+                    .line(&format!("Nodes/second: {}", nodes as u128 * 1000 / millis));
+            }
+            Command::Quit => {}
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        match self.options.set(name, value) {
+            Ok(OptionEffect::None) => {}
+            Ok(OptionEffect::ResizeHash) => {
+                self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
+            }
+            Ok(OptionEffect::ClearHash) => self.tt.clear(),
+            Ok(OptionEffect::VariantChanged) => {
+                self.position = start_position(self.options.variant);
+                self.history.clear();
+            }
+            Err(error) => self.out.error(error),
+        }
+        if self.debug {
+            self.out.line(&format!("info string option {name} set"));
+        }
+    }
+
+    /// Applies a `position` command; on any error the previous position stays.
+    fn set_position(&mut self, start: Start, moves: &[String]) {
+        let mut position = match start {
+            Start::StartPos => start_position(self.options.variant),
+            Start::Fen(fen) => match Position::from_fen(&fen) {
+                Ok(position) => position,
+                Err(error) => {
+                    self.out.error(format!("invalid FEN '{fen}': {error}"));
+                    return;
+                }
+            },
+        };
+        let mut history = Vec::with_capacity(moves.len());
+        for (index, text) in moves.iter().enumerate() {
+            match position.parse_played_move(text) {
+                Ok((m, reveal)) => {
+                    history.push(position.hash());
+                    position.play_mut(m, reveal);
+                }
+                Err(error) => {
+                    self.out
+                        .error(format!("move {} '{text}': {error}; position unchanged", index + 1));
+                    return;
+                }
+            }
+        }
+        self.position = position;
+        self.history = history;
+    }
+
+    fn limits(&mut self, params: &GoParams) -> Limits {
+        let white = self.position.side_to_move() == Color::White;
+        let (time, increment) = if white {
+            (params.wtime, params.winc)
+        } else {
+            (params.btime, params.binc)
+        };
+        let mut search_moves = Vec::new();
+        for text in &params.searchmoves {
+            match self.position.parse_uci_move(text) {
+                Ok(m) => search_moves.push(m),
+                Err(error) => self.out.error(format!("searchmoves: {error}")),
+            }
+        }
+        let depth = match (params.depth, params.mate) {
+            (Some(depth), _) => Some(depth.max(1)),
+            (None, Some(mate)) => Some(2 * mate.max(1) + 2),
+            (None, None) => None,
+        };
+        Limits {
+            depth,
+            nodes: params.nodes,
+            movetime: params.movetime.map(millis),
+            mate: params.mate,
+            infinite: params.infinite,
+            ponder: params.ponder,
+            time_left: time.map(millis),
+            increment: increment.map_or(Duration::ZERO, millis),
+            moves_to_go: params.movestogo,
+            search_moves,
+        }
+    }
+
+    fn go(&mut self, params: GoParams) {
+        self.finish_search();
+        if let Some(depth) = params.perft {
+            self.perft(depth);
+            return;
+        }
+        let limits = self.limits(&params);
+        match self.position.move_status() {
+            MoveStatus::Checkmate => {
+                self.out.line("info string checkmate");
+                self.out.line("info depth 0 score mate 0");
+                self.out.line("bestmove (none)");
+                return;
+            }
+            MoveStatus::Stalemate => {
+                self.out.line("info string stalemate");
+                self.out.line("info depth 0 score cp 0");
+                self.out.line("bestmove (none)");
+                return;
+            }
+            MoveStatus::Ongoing => {}
+        }
+        let job = SearchJob {
+            position: self.position.clone(),
+            history: self.history.clone(),
+            limits,
+            multipv: self.options.multipv,
+            threads: self.options.threads,
+            move_overhead: Duration::from_millis(self.options.move_overhead_ms),
+            level: self.options.level,
+            seed: self.options.seed,
+        };
+        let control = Arc::new(SearchControl::new_search(params.ponder));
+        self.control = Arc::clone(&control);
+        let tt = Arc::clone(&self.tt);
+        let out = self.out.clone();
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(64 * 1024 * 1024)
+            .spawn(move || {
+                let result = search::run(&job, &tt, &control, |report| out.line(&format_report(report)));
+                let text = match (result.best_move, result.ponder_move) {
+                    (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),
+                    (Some(best), None) => format!("bestmove {best}"),
+                    (None, _) => "bestmove (none)".to_string(),
+                };
+                out.line(&text);
+            });
+        match spawned {
+            Ok(handle) => self.search = Some(handle),
+            Err(error) => {
+                self.out.error(format!("cannot start the search thread: {error}"));
+                let fallback = self.position.legal_moves().iter().next().map(Move::to_string);
+                self.out
+                    .line(&format!("bestmove {}", fallback.unwrap_or_else(|| "(none)".into())));
+            }
+        }
+    }
+
+    fn perft(&mut self, depth: u32) {
+        let start = std::time::Instant::now();
+        let mut total = 0;
+        if depth == 0 {
+            total = 1;
+        } else {
+            for (m, count) in divide(&self.position, depth) {
+                self.out.line(&format!("{m}: {count}"));
+                total += count;
+            }
+        }
+        self.out.line("");
+        self.out.line(&format!("Nodes searched: {total}"));
+        if self.debug {
+            self.out
+                .line(&format!("info string perft time {} ms", start.elapsed().as_millis()));
+        }
+    }
+
+    /// Stops the running search, if any, and waits until its bestmove is out.
+    fn finish_search(&mut self) {
+        if let Some(handle) = self.search.take() {
+            self.control.stop();
+            let _ = handle.join();
+        }
+    }
+
+    /// Waits for a running search to end by itself (it is not stopped).
+    fn wait_for_search(&mut self) {
+        if let Some(handle) = self.search.take() {
+            if self.control.is_pondering() || !handle.is_finished() {
+                // A search that would run forever (infinite, ponder) is stopped instead.
+                self.control.stop();
+            }
+            let _ = handle.join();
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! The engine's UCI options: their declarations (`option name ...` lines) and values.
+
+use std::fmt;
+
+/// Which game `position startpos` starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    Chess,
+    Covered,
+}
+
+impl Variant {
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Chess => "chess",
+            Variant::Covered => "covered",
+        }
+    }
+}
+
+/// Current option values.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub variant: Variant,
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    pub ponder: bool,
+    pub move_overhead_ms: u64,
+    pub level: u8,
+    pub seed: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            variant: Variant::Chess,
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            ponder: false,
+            move_overhead_ms: 10,
+            level: 5,
+            seed: 0,
+        }
+    }
+}
+
+/// The option lines sent after `id`, in Stockfish's format.
+pub const DECLARATIONS: &[&str] = &[
+    "option name UCI_Variant type combo default chess var chess var covered",
+    "option name Hash type spin default 16 min 1 max 16384",
+    "option name Threads type spin default 1 min 1 max 64",
+    "option name Clear Hash type button",
+    "option name MultiPV type spin default 1 min 1 max 256",
+    "option name Ponder type check default false",
+    "option name Move Overhead type spin default 10 min 0 max 5000",
+    "option name Level type spin default 5 min 1 max 5",
+    "option name Seed type spin default 0 min 0 max 2147483647",
+];
+
+/// What setting an option asks the engine to do besides storing the value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionEffect {
+    None,
+    ResizeHash,
+    ClearHash,
+    VariantChanged,
+}
+
+/// A `setoption` that cannot be applied; the message says why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    Unknown(String),
+    MissingValue(String),
+    NotANumber {
+        name: String,
+        value: String,
+    },
+    OutOfRange {
+        name: String,
+        value: i64,
+        min: i64,
+        max: i64,
+    },
+    NotABool {
+        name: String,
+        value: String,
+    },
+    NotAVariant(String),
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::Unknown(name) => write!(f, "unknown option '{name}'"),
+            OptionError::MissingValue(name) => write!(f, "option '{name}' needs a value"),
+            OptionError::NotANumber { name, value } => write!(f, "option '{name}': '{value}' is not a whole number"),
+            OptionError::OutOfRange { name, value, min, max } => {
+                write!(f, "option '{name}': {value} is outside {min}..{max}")
+            }
+            OptionError::NotABool { name, value } => write!(f, "option '{name}': '{value}' is not true or false"),
+            OptionError::NotAVariant(value) => write!(f, "option 'UCI_Variant': '{value}' is not chess or covered"),
+        }
+    }
+}
+
+fn spin(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64, OptionError> {
+    let value = value.ok_or_else(|| OptionError::MissingValue(name.to_string()))?;
+    let number: i64 = value.parse().map_err(|_| OptionError::NotANumber {
+        name: name.to_string(),
+        value: value.to_string(),
+    })?;
+    if number < min || number > max {
+        return Err(OptionError::OutOfRange {
+            name: name.to_string(),
+            value: number,
+            min,
+            max,
+        });
+    }
+    Ok(number)
+}
+
+fn check(name: &str, value: Option<&str>) -> Result<bool, OptionError> {
+    match value.map(|v| v.to_ascii_lowercase()) {
+        Some(v) if v == "true" => Ok(true),
+        Some(v) if v == "false" => Ok(false),
+        Some(v) => Err(OptionError::NotABool {
+            name: name.to_string(),
+            value: v,
+        }),
+        None => Err(OptionError::MissingValue(name.to_string())),
+    }
+}
+
+impl Options {
+    /// Applies `setoption name <name> value <value>`; names are case-insensitive. On error
+    /// nothing changes.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<OptionEffect, OptionError> {
+        match name.to_ascii_lowercase().as_str() {
+            "uci_variant" => {
+                let variant = match value.map(|v| v.to_ascii_lowercase()).as_deref() {
+                    Some("chess") => Variant::Chess,
+                    Some("covered") => Variant::Covered,
+                    Some(other) => return Err(OptionError::NotAVariant(other.to_string())),
+                    None => return Err(OptionError::MissingValue(name.to_string())),
+                };
+                self.variant = variant;
+                Ok(OptionEffect::VariantChanged)
+            }
+            "hash" => {
+                self.hash_mb = spin(name, value, 1, 16384)? as usize;
+                Ok(OptionEffect::ResizeHash)
+            }
+            "threads" => {
+                self.threads = spin(name, value, 1, 64)? as usize;
+                Ok(OptionEffect::None)
+            }
+            "clear hash" => Ok(OptionEffect::ClearHash),
+            "multipv" => {
+                self.multipv = spin(name, value, 1, 256)? as usize;
+                Ok(OptionEffect::None)
+            }
+            "ponder" => {
+                self.ponder = check(name, value)?;
+                Ok(OptionEffect::None)
+            }
+            "move overhead" => {
+                self.move_overhead_ms = spin(name, value, 0, 5000)? as u64;
+                Ok(OptionEffect::None)
+            }
+            "level" => {
+                self.level = spin(name, value, 1, 5)? as u8;
+                Ok(OptionEffect::None)
+            }
+            "seed" => {
+                self.seed = spin(name, value, 0, 2_147_483_647)? as u64;
+                Ok(OptionEffect::None)
+            }
+            _ => Err(OptionError::Unknown(name.to_string())),
+        }
+    }
+}

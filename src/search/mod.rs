@@ -1,0 +1,284 @@
+//! Search: expectimax alpha-beta over covered chess, where a move that reveals a piece is a
+//! chance node averaging its outcomes by their pool probabilities (Star1 windows, Ballard
+//! 1983). Iterative deepening, a shared transposition table, Lazy SMP helper threads.
+//!
+//! The protocol talks to search only through [`SearchJob`], [`SearchControl`], [`Report`]
+//! and [`SearchResult`], so the algorithm behind them can change freely.
+
+mod alphabeta;
+pub mod bench;
+mod chance;
+pub mod eval;
+pub mod level;
+mod ordering;
+mod time;
+pub mod tt;
+
+pub use time::TimeBudget;
+pub use tt::TranspositionTable;
+
+use crate::rules::{Move, Position};
+use alphabeta::Worker;
+use parking_lot::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Scores at or beyond this are mates.
+pub const MATE: i32 = 32_000;
+pub const MATE_BOUND: i32 = MATE - 1_000;
+/// The largest score that is not a mate: a decisive material edge.
+pub const WIN: i32 = MATE_BOUND - 1;
+pub const INFINITY: i32 = MATE + 1;
+/// Deepest search the driver will start.
+pub const MAX_DEPTH: u32 = 100;
+pub const MAX_PLY: usize = 128;
+
+/// What the GUI asked for with `go`.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+    /// Search for a mate in this many moves.
+    pub mate: Option<u32>,
+    pub infinite: bool,
+    pub ponder: bool,
+    /// The side to move's clock, its increment, and moves to the next time control.
+    pub time_left: Option<Duration>,
+    pub increment: Duration,
+    pub moves_to_go: Option<u32>,
+    /// Only these root moves (empty: all).
+    pub search_moves: Vec<Move>,
+}
+
+/// One search to run.
+#[derive(Clone, Debug)]
+pub struct SearchJob {
+    pub position: Position,
+    /// Keys of the game's earlier positions, oldest first (for repetitions).
+    pub history: Vec<u64>,
+    pub limits: Limits,
+    pub multipv: usize,
+    pub threads: usize,
+    pub move_overhead: Duration,
+    /// Strength level 1..=5 (5 = full strength).
+    pub level: u8,
+    pub seed: u64,
+}
+
+/// A score as UCI shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    Centipawns(i32),
+    /// Mate in this many moves (negative: getting mated).
+    Mate(i32),
+}
+
+impl Score {
+    pub fn from_internal(score: i32) -> Score {
+        if score >= MATE_BOUND {
+            Score::Mate((MATE - score + 1) / 2)
+        } else if score <= -MATE_BOUND {
+            Score::Mate(-(MATE + score + 1) / 2)
+        } else {
+            Score::Centipawns(score)
+        }
+    }
+}
+
+/// Whether a reported score is exact or a bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// One line of search progress (an `info` line).
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub multipv: usize,
+    pub score: Score,
+    pub bound: ScoreBound,
+    pub nodes: u64,
+    pub time: Duration,
+    pub hashfull: u32,
+    pub pv: Vec<Move>,
+}
+
+/// How a search ended.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub best_move: Option<Move>,
+    pub ponder_move: Option<Move>,
+    pub score: Option<Score>,
+    pub nodes: u64,
+}
+
+/// Shared between the protocol thread and the search: stop and ponder flags, node count.
+#[derive(Default)]
+pub struct SearchControl {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    nodes: AtomicU64,
+    ponderhit_at: Mutex<Option<Instant>>,
+}
+
+impl SearchControl {
+    pub fn new() -> SearchControl {
+        SearchControl::default()
+    }
+
+    /// Control for a new search; `ponder` starts it in pondering mode.
+    pub fn new_search(ponder: bool) -> SearchControl {
+        let control = SearchControl::default();
+        control.pondering.store(ponder, Ordering::Relaxed);
+        control
+    }
+
+    /// Asks the search to end as soon as it can.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The opponent played the expected move: time limits apply from now on.
+    pub fn ponderhit(&self) {
+        *self.ponderhit_at.lock() = Some(Instant::now());
+        self.pondering.store(false, Ordering::Relaxed);
+    }
+
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+}
+
+/// Shared state of one running search.
+pub(crate) struct Shared<'a> {
+    pub control: &'a SearchControl,
+    pub tt: &'a TranspositionTable,
+    pub start: Instant,
+    pub budget: TimeBudget,
+    pub node_limit: Option<u64>,
+    /// Set when the main thread is done, to end the helper threads.
+    pub abort: AtomicBool,
+}
+
+impl Shared<'_> {
+    /// Time since the clock started counting for us (at ponderhit, when pondering).
+    fn elapsed_for_limits(&self) -> Duration {
+        match *self.control.ponderhit_at.lock() {
+            Some(at) => at.elapsed(),
+            None => self.start.elapsed(),
+        }
+    }
+
+    /// Whether the hard limits are reached (never while pondering).
+    pub fn out_of_budget(&self) -> bool {
+        if self.control.is_stopped() || self.abort.load(Ordering::Relaxed) {
+            return true;
+        }
+        if let Some(limit) = self.node_limit {
+            if self.control.nodes() >= limit {
+                return true;
+            }
+        }
+        if self.control.is_pondering() {
+            return false;
+        }
+        matches!(self.budget.hard, Some(hard) if self.elapsed_for_limits() >= hard)
+    }
+
+    /// Whether there is time left to start another iteration.
+    pub fn may_start_iteration(&self) -> bool {
+        if self.control.is_pondering() {
+            return true;
+        }
+        match self.budget.soft {
+            Some(soft) => self.elapsed_for_limits() < soft,
+            None => true,
+        }
+    }
+}
+
+/// Runs a search to its end and returns the best move. `report` receives one [`Report`]
+/// per completed iteration and principal variation. Blocks the calling thread; with
+/// `infinite` or `ponder` it returns only after [`SearchControl::stop`] (or ponderhit).
+pub fn run(
+    job: &SearchJob,
+    tt: &TranspositionTable,
+    control: &SearchControl,
+    mut report: impl FnMut(&Report),
+) -> SearchResult {
+    let start = Instant::now();
+    tt.new_search();
+    let mut limits = job.limits.clone();
+    level::apply(job.level, &mut limits);
+    let shared = Shared {
+        control,
+        tt,
+        start,
+        budget: TimeBudget::new(&limits, job.move_overhead),
+        node_limit: limits.nodes,
+        abort: AtomicBool::new(false),
+    };
+
+    let root_moves: Vec<Move> = {
+        let legal = job.position.legal_moves();
+        let all: Vec<Move> = legal.iter().copied().collect();
+        let chosen: Vec<Move> = all
+            .iter()
+            .copied()
+            .filter(|m| limits.search_moves.contains(m))
+            .collect();
+        if chosen.is_empty() {
+            all
+        } else {
+            chosen
+        }
+    };
+
+    let result = if root_moves.is_empty() {
+        SearchResult {
+            best_move: None,
+            ponder_move: None,
+            score: None,
+            nodes: 0,
+        }
+    } else {
+        let helpers = job.threads.clamp(1, 256) - 1;
+        std::thread::scope(|scope| {
+            for id in 1..=helpers {
+                let shared = &shared;
+                let root_moves = root_moves.clone();
+                let limits = limits.clone();
+                scope.spawn(move || {
+                    let mut worker = Worker::new(job, shared, id);
+                    worker.iterate(&root_moves, &limits, 1, |_| {});
+                });
+            }
+            let mut worker = Worker::new(job, &shared, 0);
+            let result = worker.iterate(&root_moves, &limits, job.multipv.max(1), &mut report);
+            shared.abort.store(true, Ordering::Relaxed);
+            result
+        })
+    };
+
+    // UCI: after `go infinite` or while pondering, bestmove waits for stop (or ponderhit).
+    while (limits.infinite || control.is_pondering()) && !control.is_stopped() {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    SearchResult {
+        nodes: control.nodes(),
+        ..result
+    }
+}
