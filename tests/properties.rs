@@ -1189,7 +1189,7 @@ fn mating_material_for_the_timeout_rule() {
 
 /// A covered piece is not a bishop, even with a bishop cover on the bishops' colour: the side
 /// with bishops can still mate by RULES §7 (here the covered c8 piece can only reveal as a
-/// pawn). Ignored while `Position::can_mate` counts covered bishop covers as bishops.
+/// pawn).
 #[test]
 fn covered_bishop_cover_is_not_a_bishop_for_the_timeout_rule() {
     let position = Position::from_fen("2x1k3/8/8/8/8/8/8/3BK3 w - - 0 1 p1").unwrap();
