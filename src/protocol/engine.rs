@@ -214,7 +214,7 @@ impl Engine {
                 }
                 Err(error) => {
                     self.out
-                        .error(format!("move {} '{text}': {error}; position unchanged", index + 1));
+                        .error(format!("move {}: {error}; position unchanged", index + 1));
                     return;
                 }
             }

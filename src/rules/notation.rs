@@ -12,6 +12,7 @@ pub enum MoveError {
     UnexpectedReveal(String),
     RoleNotInPool { text: String, role: Role },
     MissingPromotion(String),
+    BadReveal(String),
 }
 
 impl fmt::Display for MoveError {
@@ -26,6 +27,7 @@ impl fmt::Display for MoveError {
             MoveError::RoleNotInPool { text, role } => {
                 write!(f, "'{text}' reveals a {} but the pool holds none", role.name())
             }
+            MoveError::BadReveal(t) => write!(f, "'{t}': a reveal suffix is '=' and one of Q R B N P"),
             MoveError::MissingPromotion(t) => {
                 write!(f, "'{t}' reaches the last rank as a pawn and needs a promotion letter")
             }
@@ -52,7 +54,9 @@ impl UciMove {
             Some((body, suffix)) => {
                 let mut chars = suffix.chars();
                 let role = match (chars.next(), chars.next()) {
-                    (Some(c), None) => Role::from_char(c).filter(|&r| r != Role::King).ok_or_else(syntax)?,
+                    (Some(c), None) => Role::from_char(c)
+                        .filter(|&r| r != Role::King)
+                        .ok_or_else(|| MoveError::BadReveal(text.to_string()))?,
                     _ => return Err(syntax()),
                 };
                 (body, Some(role))
