@@ -839,13 +839,9 @@ fn checkmate_and_stalemate_give_bestmove_none() {
         (STALEMATED, "stalemate", "info depth 0 score cp 0"),
     ] {
         engine.ok(&format!("position fen {fen}"));
-        for go in [
-            "go depth 3",
-            "go infinite",
-            "go ponder",
-            "go wtime 1000 btime 1000",
-            "go nodes 1",
-        ] {
+        // `go infinite` and `go ponder` wait for `stop`: see
+        // `go_infinite_without_legal_moves_waits_for_stop`.
+        for go in ["go depth 3", "go wtime 1000 btime 1000", "go nodes 1"] {
             let lines = engine.go(go);
             assert_eq!(
                 lines,
@@ -1094,7 +1090,6 @@ fn helper_threads_and_levels_still_give_one_legal_bestmove() {
 /// so in this mode!" The same holds for ponder; Stockfish prints `bestmove (none)` only after
 /// stop or ponderhit when the position has no legal move.
 #[test]
-#[ignore = "protocol bug: with no legal move, go infinite/ponder answer bestmove (none) before stop"]
 fn go_infinite_without_legal_moves_waits_for_stop() {
     let mut engine = Engine::spawn();
     engine.ok(&format!("position fen {CHECKMATED}"));
@@ -1115,7 +1110,6 @@ fn go_infinite_without_legal_moves_waits_for_stop() {
 /// A malformed `setoption` gets one error line in debug mode too, and no claim that the
 /// option was set.
 #[test]
-#[ignore = "protocol bug: in debug mode a rejected setoption also prints 'info string option <name> set'"]
 fn debug_mode_does_not_confirm_rejected_options() {
     let mut engine = Engine::spawn();
     engine.ok("debug on");

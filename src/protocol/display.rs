@@ -76,7 +76,10 @@ pub fn render(position: &Position) -> String {
     text.push_str(&pool_lines(position));
     let _ = writeln!(text, "Fen: {}", position.to_fen());
     let _ = writeln!(text, "Key: {:016X}", position.hash());
-    let checkers: Vec<String> = position.checkers().map(|s| s.to_string()).collect();
-    let _ = writeln!(text, "Checkers: {}", checkers.join(" "));
+    text.push_str("Checkers:");
+    for square in position.checkers() {
+        let _ = write!(text, " {square}");
+    }
+    text.push('\n');
     text
 }

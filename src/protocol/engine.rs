@@ -14,6 +14,9 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+/// Longest error message printed whole.
+const MAX_ERROR_LENGTH: usize = 400;
+
 /// Where protocol lines go: shared by the input thread and the search thread, one whole
 /// line at a time, flushed at once. Write errors (a closed pipe) are ignored.
 #[derive(Clone)]
@@ -35,7 +38,17 @@ impl Output {
         let _ = writer.flush();
     }
 
+    /// An `info string error:` line, cut to a readable length.
     pub fn error(&self, message: impl std::fmt::Display) {
+        let mut message = message.to_string();
+        if message.len() > MAX_ERROR_LENGTH {
+            let mut cut = MAX_ERROR_LENGTH;
+            while !message.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            message.truncate(cut);
+            message.push_str("...");
+        }
         self.line(&format!("info string error: {message}"));
     }
 }
@@ -176,17 +189,30 @@ impl Engine {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        match self.options.set(name, value) {
-            Ok(OptionEffect::None) => {}
-            Ok(OptionEffect::ResizeHash) => {
-                self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
+        let effect = match self.options.set(name, value) {
+            Ok(effect) => effect,
+            Err(error) => {
+                self.out.error(error);
+                return;
             }
-            Ok(OptionEffect::ClearHash) => self.tt.clear(),
-            Ok(OptionEffect::VariantChanged) => {
+        };
+        match effect {
+            OptionEffect::None => {}
+            OptionEffect::ResizeHash => match TranspositionTable::try_new(self.options.hash_mb) {
+                Some(tt) => self.tt = Arc::new(tt),
+                None => {
+                    self.out.error(format!(
+                        "cannot allocate {} MiB for the hash table; keeping the old table",
+                        self.options.hash_mb
+                    ));
+                    return;
+                }
+            },
+            OptionEffect::ClearHash => self.tt.clear(),
+            OptionEffect::VariantChanged => {
                 self.position = start_position(self.options.variant);
                 self.history.clear();
             }
-            Err(error) => self.out.error(error),
         }
         if self.debug {
             self.out.line(&format!("info string option {name} set"));
@@ -230,6 +256,8 @@ impl Engine {
         } else {
             (params.btime, params.binc)
         };
+        // A clock sent for the other side only: ours has run out.
+        let time = time.or((params.wtime.is_some() || params.btime.is_some()).then_some(0));
         let mut search_moves = Vec::new();
         for text in &params.searchmoves {
             match self.position.parse_uci_move(text) {
@@ -267,14 +295,10 @@ impl Engine {
             MoveStatus::Checkmate => {
                 self.out.line("info string checkmate");
                 self.out.line("info depth 0 score mate 0");
-                self.out.line("bestmove (none)");
-                return;
             }
             MoveStatus::Stalemate => {
                 self.out.line("info string stalemate");
                 self.out.line("info depth 0 score cp 0");
-                self.out.line("bestmove (none)");
-                return;
             }
             MoveStatus::Ongoing => {}
         }
@@ -297,7 +321,12 @@ impl Engine {
             .stack_size(64 * 1024 * 1024)
             .spawn(move || {
                 let result = search::run(&job, &tt, &control, |report| out.line(&format_report(report)));
-                let text = match (result.best_move, result.ponder_move) {
+                // A ponder move that reveals is of no use: the GUI cannot know its suffix.
+                let ponder = result.best_move.zip(result.ponder_move).and_then(|(best, ponder)| {
+                    let after = job.position.play(best, None);
+                    (!job.position.is_reveal(best) && !after.is_reveal(ponder)).then_some(ponder)
+                });
+                let text = match (result.best_move, ponder) {
                     (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),
                     (Some(best), None) => format!("bestmove {best}"),
                     (None, _) => "bestmove (none)".to_string(),

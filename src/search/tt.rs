@@ -61,15 +61,22 @@ fn unpack(data: u64) -> Option<TtEntry> {
 }
 
 impl TranspositionTable {
-    /// A table of about `megabytes` MiB (at least one entry).
+    /// A table of about `megabytes` MiB (at least one entry). Panics if the memory cannot
+    /// be had; see [`TranspositionTable::try_new`].
     pub fn new(megabytes: usize) -> TranspositionTable {
+        TranspositionTable::try_new(megabytes).expect("memory for the transposition table")
+    }
+
+    /// A table of about `megabytes` MiB, or `None` if that much memory cannot be had.
+    pub fn try_new(megabytes: usize) -> Option<TranspositionTable> {
         let count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Slot>()).max(1);
-        let mut slots = Vec::with_capacity(count);
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(count).ok()?;
         slots.resize_with(count, Slot::default);
-        TranspositionTable {
+        Some(TranspositionTable {
             slots,
             generation: AtomicU8::new(0),
-        }
+        })
     }
 
     #[inline]
