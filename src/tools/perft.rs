@@ -2,7 +2,7 @@
 
 use crate::rules::perft::{divide, perft};
 use crate::rules::Position;
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::time::Instant;
 
 /// Prints one `move: count` line per root move, a blank line and `Nodes searched: N`.
@@ -119,11 +119,6 @@ pub fn run_suite(entries: &[SuiteEntry], max_nodes: u64, mut progress: impl FnMu
 
 /// Reads a suite file from disk.
 pub fn read_suite(path: &str) -> Result<Vec<SuiteEntry>, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
-    let mut text = String::new();
-    for line in io::BufReader::new(file).lines() {
-        text.push_str(&line.map_err(|e| format!("cannot read {path}: {e}"))?);
-        text.push('\n');
-    }
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     parse_suite(&text)
 }
