@@ -70,9 +70,18 @@ impl TranspositionTable {
     /// A table of about `megabytes` MiB, or `None` if that much memory cannot be had.
     pub fn try_new(megabytes: usize) -> Option<TranspositionTable> {
         let count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Slot>()).max(1);
-        let mut slots = Vec::new();
-        slots.try_reserve_exact(count).ok()?;
-        slots.resize_with(count, Slot::default);
+        // Zeroed memory from the allocator: pages are mapped lazily, so even a large table
+        // costs nothing at startup, and a failed allocation is an answer, not an abort.
+        let layout = std::alloc::Layout::array::<Slot>(count).ok()?;
+        // SAFETY: `layout` has a non-zero size (count >= 1 and a Slot is 16 bytes).
+        let pointer = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Slot>();
+        if pointer.is_null() {
+            return None;
+        }
+        // SAFETY: the pointer comes from the global allocator with the layout of `count`
+        // Slots, and all-zero bytes are a valid Slot (two AtomicU64 holding 0), so all
+        // `count` elements are initialized.
+        let slots = unsafe { Vec::from_raw_parts(pointer, count, count) };
         Some(TranspositionTable {
             slots,
             generation: AtomicU8::new(0),
