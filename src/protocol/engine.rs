@@ -189,6 +189,7 @@ impl Engine {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let previous_hash_mb = self.options.hash_mb;
         let effect = match self.options.set(name, value) {
             Ok(effect) => effect,
             Err(error) => {
@@ -205,6 +206,7 @@ impl Engine {
                         "cannot allocate {} MiB for the hash table; keeping the old table",
                         self.options.hash_mb
                     ));
+                    self.options.hash_mb = previous_hash_mb;
                     return;
                 }
             },
