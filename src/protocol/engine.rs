@@ -5,11 +5,12 @@
 use super::command::{self, Command, GoParams, Start};
 use super::display;
 use super::options::{OptionEffect, Options, Variant, DECLARATIONS};
-use crate::rules::perft::divide;
+use crate::rules::perft::divide_each;
 use crate::rules::{Color, Move, MoveStatus, Position};
 use crate::search::{self, Limits, Report, Score, ScoreBound, SearchControl, SearchJob, TranspositionTable};
 use parking_lot::Mutex;
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -346,22 +347,30 @@ impl Engine {
         }
     }
 
+    /// `go perft`: runs on the search thread, so `isready` is answered meanwhile; `stop`
+    /// ends it after the root move being counted, with the total so far.
     fn perft(&mut self, depth: u32) {
-        let start = std::time::Instant::now();
-        let mut total = 0;
-        if depth == 0 {
-            total = 1;
-        } else {
-            for (m, count) in divide(&self.position, depth) {
-                self.out.line(&format!("{m}: {count}"));
-                total += count;
-            }
-        }
-        self.out.line("");
-        self.out.line(&format!("Nodes searched: {total}"));
-        if self.debug {
-            self.out
-                .line(&format!("info string perft time {} ms", start.elapsed().as_millis()));
+        let position = self.position.clone();
+        let control = Arc::new(SearchControl::new_search(false));
+        self.control = Arc::clone(&control);
+        let out = self.out.clone();
+        let spawned = std::thread::Builder::new().name("perft".into()).spawn(move || {
+            let mut total = u64::from(depth == 0);
+            divide_each(&position, depth, |m, leaves| {
+                out.line(&format!("{m}: {leaves}"));
+                total += leaves;
+                if control.is_stopped() {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            out.line("");
+            out.line(&format!("Nodes searched: {total}"));
+        });
+        match spawned {
+            Ok(handle) => self.search = Some(handle),
+            Err(error) => self.out.error(format!("cannot start the perft thread: {error}")),
         }
     }
 

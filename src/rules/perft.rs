@@ -4,6 +4,7 @@
 
 use super::movegen::MoveSink;
 use super::{Bitboard, Move, Position, Square};
+use std::ops::ControlFlow;
 
 /// Counts moves as perft leaves: a move of a covered piece counts once per distinct role.
 struct LeafCounter {
@@ -85,13 +86,32 @@ pub fn perft(position: &Position, depth: u32) -> u64 {
 
 /// perft split by root move (summed over each move's reveals), in generation order.
 pub fn divide(position: &Position, depth: u32) -> Vec<(Move, u64)> {
-    let mut split: Vec<(Move, u64)> = Vec::new();
-    position.for_each_branch(|m, _, child| {
-        let leaves = if depth <= 1 { 1 } else { perft(&child, depth - 1) };
-        match split.last_mut() {
-            Some((last, count)) if *last == m => *count += leaves,
-            _ => split.push((m, leaves)),
-        }
+    let mut split = Vec::new();
+    divide_each(position, depth, |m, leaves| {
+        split.push((m, leaves));
+        ControlFlow::Continue(())
     });
     split
+}
+
+/// perft split by root move, handing each root move's count to `visit` as soon as it is
+/// known; `visit` may break off the count.
+pub fn divide_each(position: &Position, depth: u32, mut visit: impl FnMut(Move, u64) -> ControlFlow<()>) {
+    if depth == 0 {
+        return;
+    }
+    let side = position.side_to_move();
+    for &m in position.legal_moves().iter() {
+        let leaves = if !position.is_reveal(m) {
+            perft(&position.play(m, None), depth - 1)
+        } else {
+            let pool = position.pool(side);
+            pool.outcomes()
+                .map(|(role, _)| perft(&position.play(m, Some(role)), depth - 1))
+                .sum()
+        };
+        if visit(m, leaves).is_break() {
+            return;
+        }
+    }
 }
