@@ -1,0 +1,87 @@
+//! Search behaviour through its public interface: limits, mate scores over chance nodes,
+//! and the bench signature.
+
+use std::time::Duration;
+use veil::rules::Position;
+use veil::search::{bench, run, Limits, Score, SearchControl, SearchJob, SearchResult, TranspositionTable};
+
+fn search(fen: &str, limits: Limits) -> SearchResult {
+    let job = SearchJob {
+        position: Position::from_fen(fen).unwrap(),
+        history: Vec::new(),
+        limits,
+        multipv: 1,
+        threads: 1,
+        move_overhead: Duration::ZERO,
+        level: 5,
+        seed: 0,
+    };
+    run(&job, &TranspositionTable::new(4), &SearchControl::new(), |_| {})
+}
+
+fn depth(n: u32) -> Limits {
+    Limits {
+        depth: Some(n),
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn finds_a_plain_mate_in_one() {
+    let result = search("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", depth(3));
+    assert_eq!(result.best_move.unwrap().to_string(), "a1a8");
+    assert_eq!(result.score, Some(Score::Mate(1)));
+}
+
+/// The covered a1 piece mates on a8 only if it is revealed as a rook. With a knight also in
+/// the pool the mate is not forced, so the score must be an expected centipawn value; with
+/// two rooks in the pool every outcome mates and the score is a mate.
+#[test]
+fn mate_only_when_forced_whatever_the_reveals() {
+    let chancy = search("7k/6pp/8/8/8/8/8/X3K3 w - - 0 1 R1N1", depth(3));
+    assert_eq!(chancy.best_move.unwrap().to_string(), "a1a8");
+    assert!(
+        matches!(chancy.score, Some(Score::Centipawns(cp)) if cp > 1000),
+        "{:?}",
+        chancy.score
+    );
+
+    let forced = search("7k/6pp/8/8/8/8/8/X3K3 w - - 0 1 R2", depth(3));
+    assert_eq!(forced.best_move.unwrap().to_string(), "a1a8");
+    assert_eq!(forced.score, Some(Score::Mate(1)));
+}
+
+#[test]
+fn node_and_depth_limits_still_give_a_move() {
+    let covered = "xxxxkxxx/xxxxxxxx/8/8/8/8/XXXXXXXX/XXXXKXXX w KQkq - 0 1 Q1R2B2N2P8q1r2b2n2p8";
+    let few_nodes = search(
+        covered,
+        Limits {
+            nodes: Some(1),
+            ..Limits::default()
+        },
+    );
+    assert!(few_nodes.best_move.is_some());
+    assert!(few_nodes.nodes < 5_000, "{} nodes", few_nodes.nodes);
+    assert!(search(covered, depth(1)).best_move.is_some());
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let position = Position::standard_start();
+    let only = position.parse_uci_move("a2a3").unwrap();
+    let result = search(
+        veil::rules::STANDARD_START_FEN,
+        Limits {
+            depth: Some(4),
+            search_moves: vec![only],
+            ..Limits::default()
+        },
+    );
+    assert_eq!(result.best_move, Some(only));
+}
+
+#[test]
+fn bench_signature_is_deterministic() {
+    assert_eq!(bench::bench(3).0, bench::bench(3).0);
+}
