@@ -498,12 +498,8 @@ fn seed_fens() -> Vec<String> {
     let mut fens: Vec<String> = CANONICAL.iter().map(|s| s.to_string()).collect();
     for name in ["covered.epd", "standard.epd"] {
         let path = format!("{}/perft/{name}", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        fens.extend(
-            text.lines()
-                .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
-                .map(|line| line.split(';').next().unwrap().trim().to_string()),
-        );
+        let entries = veil::tools::perft::read_suite(&path).unwrap_or_else(|e| panic!("{e}"));
+        fens.extend(entries.into_iter().map(|entry| entry.fen));
     }
     fens
 }
