@@ -23,7 +23,7 @@ fn reduction(count: i64, total: i64) -> i32 {
     }
     reduction
 }
-use crate::rules::{Move, Position};
+use crate::rules::{Move, Position, Role};
 
 fn floor_div(a: i64, b: i64) -> i64 {
     a.div_euclid(b)
@@ -49,8 +49,14 @@ impl Worker<'_> {
         let pool = *position.pool(position.side_to_move());
         let total = pool.total() as i64;
         let (low, high) = (-MEAN_BOUND, MEAN_BOUND);
-        let mut outcomes: Vec<_> = pool.outcomes().collect();
         // Likely outcomes first: their weight narrows the later windows most.
+        let mut outcomes = [(Role::Pawn, 0u8); 5];
+        let mut len = 0;
+        for outcome in pool.outcomes() {
+            outcomes[len] = outcome;
+            len += 1;
+        }
+        let outcomes = &mut outcomes[..len];
         outcomes.sort_by_key(|&(_, count)| std::cmp::Reverse(count));
 
         let mut sum = 0i64;
@@ -58,7 +64,7 @@ impl Worker<'_> {
         let mut all_win = true;
         let mut all_loss = true;
         let mut slowest_mate = i32::MAX;
-        for (role, count) in outcomes {
+        for &mut (role, count) in outcomes {
             let weight = count as i64;
             remaining -= weight;
             let a = floor_div(alpha as i64 * total - sum - high * remaining, weight);

@@ -2,7 +2,7 @@
 //! promotions, killer moves, then quiet moves by history.
 
 use super::eval::{pool_mean, role_value};
-use crate::rules::{Move, MoveList, Piece, Position, Role};
+use crate::rules::{Move, MoveList, Piece, Position, Role, MAX_MOVES};
 
 const HASH_MOVE: i32 = 1_000_000;
 const CAPTURE: i32 = 100_000;
@@ -38,25 +38,31 @@ pub fn order(
     killers: &[Option<Move>; 2],
     history: &[[i32; 64]; 64],
 ) {
-    let mut scored: Vec<(i32, Move)> = moves
-        .iter()
-        .map(|&m| {
-            let score = if Some(m) == hash_move {
-                HASH_MOVE
-            } else if position.is_capture(m) {
-                CAPTURE + victim_value(position, m) * 8 - attacker_value(position, m) / 8
-            } else if m.promotion_role() == Some(Role::Queen) {
-                PROMOTION
-            } else if killers.contains(&Some(m)) {
-                KILLER
-            } else {
-                history[m.from().index()][m.to().index()]
-            };
-            (score, m)
-        })
-        .collect();
-    scored.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
-    for (slot, (_, m)) in moves.as_mut_slice().iter_mut().zip(scored) {
-        *slot = m;
+    let moves = moves.as_mut_slice();
+    let mut scores = [0i32; MAX_MOVES];
+    for (score, &m) in scores.iter_mut().zip(moves.iter()) {
+        *score = if Some(m) == hash_move {
+            HASH_MOVE
+        } else if position.is_capture(m) {
+            CAPTURE + victim_value(position, m) * 8 - attacker_value(position, m) / 8
+        } else if m.promotion_role() == Some(Role::Queen) {
+            PROMOTION
+        } else if killers.contains(&Some(m)) {
+            KILLER
+        } else {
+            history[m.from().index()][m.to().index()]
+        };
+    }
+    // Insertion sort, best first, stable: move lists are short and often nearly sorted.
+    for i in 1..moves.len() {
+        let (score, m) = (scores[i], moves[i]);
+        let mut j = i;
+        while j > 0 && scores[j - 1] < score {
+            scores[j] = scores[j - 1];
+            moves[j] = moves[j - 1];
+            j -= 1;
+        }
+        scores[j] = score;
+        moves[j] = m;
     }
 }
