@@ -1,7 +1,7 @@
 //! Extended FEN (RULES.md §8): standard FEN plus `X`/`x` for covered pieces and a 7th field
 //! with both pools (`Q1R2B2N2P8q1r2b2n2p8`).
 
-use super::piece::{cover, COVER_SQUARES};
+use super::piece::COVER_SQUARES;
 use super::{Bitboard, Castling, CastlingRights, Color, Piece, Pool, Position, Role, Square};
 use std::fmt;
 use std::str::FromStr;
@@ -396,15 +396,6 @@ impl Position {
             }
         }
         field
-    }
-
-    /// The cover of the covered piece on `square`, if one stands there.
-    pub fn cover_at(&self, square: Square) -> Option<Role> {
-        if self.covered().contains(square) {
-            cover(square)
-        } else {
-            None
-        }
     }
 }
 

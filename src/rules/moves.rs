@@ -30,8 +30,8 @@ impl Move {
     #[inline]
     const fn pack(from: Square, to: Square, code: u16) -> Move {
         let bits = from.index() as u16 | (to.index() as u16) << 6 | code << KIND_SHIFT;
-        debug_assert!(bits != 0);
-        // from != to for every move, so the bits are never all zero; `| 0x8000`-free guard:
+        debug_assert!(bits != 0, "a move from a square to itself");
+        // Every move has from != to, so the bits are never zero; a1a1 would map to 1.
         match NonZeroU16::new(bits) {
             Some(bits) => Move(bits),
             None => Move(NonZeroU16::MIN),

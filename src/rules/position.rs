@@ -266,6 +266,15 @@ impl Position {
         self.mover_at(square).map(|role| Piece::Revealed { color, role })
     }
 
+    /// The cover of the covered piece on `square`, if one stands there.
+    pub fn cover_at(&self, square: Square) -> Option<Role> {
+        if self.covered.contains(square) {
+            cover(square)
+        } else {
+            None
+        }
+    }
+
     /// Pieces of either side that attack `square`, with `occupied` as the blockers.
     #[inline]
     pub fn attackers_to(&self, square: Square, occupied: Bitboard) -> Bitboard {
