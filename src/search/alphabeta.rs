@@ -369,14 +369,15 @@ impl<'a> Worker<'a> {
         }
         let in_check = position.is_check() && qdepth > -CHECK_EVASION_PLIES;
         let mut best_score;
-        let mut moves = position.legal_moves();
+        let mut moves;
         if in_check {
+            moves = position.legal_moves();
             if moves.is_empty() {
                 return -MATE + ply as i32;
             }
             best_score = -INFINITY;
         } else {
-            if moves.is_empty() && position.is_check() {
+            if position.is_check() && !position.has_legal_move() {
                 return -MATE + ply as i32;
             }
             let stand_pat = evaluate(position);
@@ -386,6 +387,7 @@ impl<'a> Worker<'a> {
             alpha = alpha.max(stand_pat);
             best_score = stand_pat;
             let them = !position.side_to_move();
+            moves = position.legal_moves();
             moves.retain(|m| {
                 let tactical = position.is_capture(m) || m.promotion_role() == Some(Role::Queen);
                 if !tactical || (qdepth < 0 && position.is_reveal(m)) {
