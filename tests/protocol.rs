@@ -1119,3 +1119,15 @@ fn debug_mode_does_not_confirm_rejected_options() {
         assert!(answer[0].starts_with("info string error: "), "{line}: {answer:?}");
     }
 }
+
+/// Regression: the ponder move was checked by playing the best move without a reveal, even
+/// when the best move reveals; with no pawn in the pool that drew a role the pool lacked.
+#[test]
+fn a_revealing_best_move_with_no_pawn_in_the_pool() {
+    let mut engine = Engine::spawn();
+    engine.ok("position fen x3kx2/8/3R4/R7/8/K7/8/8 w - - 0 1 r1b1 moves a3b3");
+    let lines = engine.go("go depth 3");
+    let last = lines.last().unwrap();
+    assert!(last.starts_with("bestmove ") && !last.contains("ponder"), "{last}");
+    engine.sync();
+}

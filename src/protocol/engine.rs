@@ -325,10 +325,11 @@ impl Engine {
             .spawn(move || {
                 let result = search::run(&job, &tt, &control, |report| out.line(&format_report(report)));
                 // A ponder move that reveals is of no use: the GUI cannot know its suffix.
-                let ponder = result.best_move.zip(result.ponder_move).and_then(|(best, ponder)| {
-                    let after = job.position.play(best, None);
-                    (!job.position.is_reveal(best) && !after.is_reveal(ponder)).then_some(ponder)
-                });
+                let ponder = result
+                    .best_move
+                    .zip(result.ponder_move)
+                    .filter(|&(best, _)| !job.position.is_reveal(best))
+                    .and_then(|(best, ponder)| (!job.position.play(best, None).is_reveal(ponder)).then_some(ponder));
                 let text = match (result.best_move, ponder) {
                     (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),
                     (Some(best), None) => format!("bestmove {best}"),
