@@ -1131,3 +1131,27 @@ fn a_revealing_best_move_with_no_pawn_in_the_pool() {
     assert!(last.starts_with("bestmove ") && !last.contains("ponder"), "{last}");
     engine.sync();
 }
+
+/// A deep perft ends within moments of `stop`, with the root moves it finished.
+#[test]
+fn a_deep_perft_stops_on_stop() {
+    let mut engine = Engine::covered();
+    engine.send("go perft 7");
+    engine.sync();
+    engine.send("stop");
+    let lines = engine.read_until(WAIT, |l| l.starts_with("Nodes searched:"));
+    assert!(lines.last().unwrap().starts_with("Nodes searched:"), "{lines:?}");
+    engine.sync();
+}
+
+/// Huge numbers in `go` are limits, not overflows.
+#[test]
+fn huge_go_numbers() {
+    let mut engine = Engine::spawn();
+    engine.send("go mate 4294967295 movetime 100");
+    let lines = engine.read_until(WAIT, |l| l.starts_with("bestmove"));
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+    let lines = engine.go("go wtime 9223372036854775807 winc 9223372036854775807 movetime 50");
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+    engine.sync();
+}

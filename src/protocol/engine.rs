@@ -10,7 +10,6 @@ use crate::rules::{Color, Move, MoveStatus, Position};
 use crate::search::{self, Limits, Report, Score, ScoreBound, SearchControl, SearchJob, TranspositionTable};
 use parking_lot::Mutex;
 use std::io::Write;
-use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -41,7 +40,11 @@ impl Output {
 
     /// An `info string error:` line, cut to a readable length.
     pub fn error(&self, message: impl std::fmt::Display) {
-        let mut message = message.to_string();
+        let mut message: String = message
+            .to_string()
+            .chars()
+            .map(|c| if c.is_control() { '?' } else { c })
+            .collect();
         if message.len() > MAX_ERROR_LENGTH {
             let mut cut = MAX_ERROR_LENGTH;
             while !message.is_char_boundary(cut) {
@@ -74,8 +77,11 @@ fn start_position(variant: Variant) -> Position {
     }
 }
 
+/// A time from the GUI in milliseconds; negative counts as 0, and anything beyond a year
+/// as a year (no limit in practice, and no overflow in time arithmetic).
 fn millis(value: i64) -> Duration {
-    Duration::from_millis(value.max(0) as u64)
+    const YEAR_MS: i64 = 365 * 24 * 3600 * 1000;
+    Duration::from_millis(value.clamp(0, YEAR_MS) as u64)
 }
 
 /// An `info` line for one search report.
@@ -161,7 +167,7 @@ impl Engine {
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::UciNewGame => {
                 self.wait_for_search();
-                self.tt.clear();
+                self.clear_hash();
             }
             Command::Position { start, moves } => self.set_position(start, &moves),
             Command::Go { params, problems } => {
@@ -178,12 +184,18 @@ impl Engine {
                 }
             }
             Command::Bench(depth) => {
-                self.wait_for_search();
-                let (nodes, elapsed) = search::bench::bench(depth.unwrap_or(search::bench::BENCH_DEPTH));
-                let millis = elapsed.as_millis().max(1);
-                self.out.line(&format!("Nodes searched: {nodes}"));
-                self.out
-                    .line(&format!("Nodes/second: {}", nodes as u128 * 1000 / millis));
+                self.finish_search();
+                let out = self.out.clone();
+                let spawned = std::thread::Builder::new().name("bench".into()).spawn(move || {
+                    let (nodes, elapsed) = search::bench::bench(depth.unwrap_or(search::bench::BENCH_DEPTH));
+                    let millis = elapsed.as_millis().max(1);
+                    out.line(&format!("Nodes searched: {nodes}"));
+                    out.line(&format!("Nodes/second: {}", nodes as u128 * 1000 / millis));
+                });
+                match spawned {
+                    Ok(handle) => self.search = Some(handle),
+                    Err(error) => self.out.error(format!("cannot start the bench thread: {error}")),
+                }
             }
             Command::Quit => {}
         }
@@ -211,7 +223,7 @@ impl Engine {
                     return;
                 }
             },
-            OptionEffect::ClearHash => self.tt.clear(),
+            OptionEffect::ClearHash => self.clear_hash(),
             OptionEffect::VariantChanged => {
                 self.position = start_position(self.options.variant);
                 self.history.clear();
@@ -262,15 +274,27 @@ impl Engine {
         // A clock sent for the other side only: ours has run out.
         let time = time.or((params.wtime.is_some() || params.btime.is_some()).then_some(0));
         let mut search_moves = Vec::new();
+        let mut refused = Vec::new();
         for text in &params.searchmoves {
             match self.position.parse_uci_move(text) {
                 Ok(m) => search_moves.push(m),
-                Err(error) => self.out.error(format!("searchmoves: {error}")),
+                Err(_) => refused.push(text.as_str()),
             }
+        }
+        if !refused.is_empty() {
+            let shown: Vec<&str> = refused.iter().take(5).copied().collect();
+            let more = refused.len() - shown.len();
+            let tail = if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            };
+            self.out
+                .error(format!("searchmoves: not legal moves here: {}{tail}", shown.join(" ")));
         }
         let depth = match (params.depth, params.mate) {
             (Some(depth), _) => Some(depth.max(1)),
-            (None, Some(mate)) => Some(2 * mate.max(1) + 2),
+            (None, Some(mate)) => Some(mate.max(1).saturating_mul(2).saturating_add(2)),
             (None, None) => None,
         };
         Limits {
@@ -349,7 +373,7 @@ impl Engine {
     }
 
     /// `go perft`: runs on the search thread, so `isready` is answered meanwhile; `stop`
-    /// ends it after the root move being counted, with the total so far.
+    /// ends it within moments, with the root moves counted so far and their total.
     fn perft(&mut self, depth: u32) {
         let position = self.position.clone();
         let control = Arc::new(SearchControl::new_search(false));
@@ -357,14 +381,9 @@ impl Engine {
         let out = self.out.clone();
         let spawned = std::thread::Builder::new().name("perft".into()).spawn(move || {
             let mut total = u64::from(depth == 0);
-            divide_each(&position, depth, |m, leaves| {
+            divide_each(&position, depth, &|| control.is_stopped(), |m, leaves| {
                 out.line(&format!("{m}: {leaves}"));
                 total += leaves;
-                if control.is_stopped() {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
             });
             out.line("");
             out.line(&format!("Nodes searched: {total}"));
@@ -372,6 +391,15 @@ impl Engine {
         match spawned {
             Ok(handle) => self.search = Some(handle),
             Err(error) => self.out.error(format!("cannot start the perft thread: {error}")),
+        }
+    }
+
+    /// Empties the hash table. A fresh zeroed table costs nothing until used, where clearing
+    /// a large one in place would touch all of its memory; a running search keeps its own.
+    fn clear_hash(&mut self) {
+        match TranspositionTable::try_new(self.options.hash_mb) {
+            Some(tt) => self.tt = Arc::new(tt),
+            None => self.tt.clear(),
         }
     }
 

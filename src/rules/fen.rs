@@ -81,8 +81,8 @@ impl fmt::Display for FenError {
                 f,
                 "en passant square {sq} does not follow a double pawn step (no pawn beyond it, or squares not empty)"
             ),
-            BadHalfmoveClock(s) => write!(f, "halfmove clock '{s}' is not a number"),
-            BadFullmoveNumber(s) => write!(f, "fullmove number '{s}' is not a positive number"),
+            BadHalfmoveClock(s) => write!(f, "halfmove clock '{s}' is not a number from 0 to 10000"),
+            BadFullmoveNumber(s) => write!(f, "fullmove number '{s}' is not a number from 1 to 100000"),
             BadPoolField(s) => write!(
                 f,
                 "pool field '{s}' is not role letters (QRBNP) each followed by a count"

@@ -4,7 +4,6 @@
 
 use super::movegen::MoveSink;
 use super::{Bitboard, Move, Position, Square};
-use std::ops::ControlFlow;
 
 /// Counts moves as perft leaves: a move of a covered piece counts once per distinct role.
 struct LeafCounter {
@@ -87,31 +86,48 @@ pub fn perft(position: &Position, depth: u32) -> u64 {
 /// perft split by root move (summed over each move's reveals), in generation order.
 pub fn divide(position: &Position, depth: u32) -> Vec<(Move, u64)> {
     let mut split = Vec::new();
-    divide_each(position, depth, |m, leaves| {
-        split.push((m, leaves));
-        ControlFlow::Continue(())
-    });
+    divide_each(position, depth, &|| false, |m, leaves| split.push((m, leaves)));
     split
 }
 
 /// perft split by root move, handing each root move's count to `visit` as soon as it is
-/// known; `visit` may break off the count.
-pub fn divide_each(position: &Position, depth: u32, mut visit: impl FnMut(Move, u64) -> ControlFlow<()>) {
+/// known. `stop` is asked now and then (never in the last two plies); once it answers true
+/// the count ends, without the root move it was counting.
+pub fn divide_each(position: &Position, depth: u32, stop: &impl Fn() -> bool, mut visit: impl FnMut(Move, u64)) {
     if depth == 0 {
         return;
     }
-    let side = position.side_to_move();
     for &m in position.legal_moves().iter() {
-        let leaves = if !position.is_reveal(m) {
-            perft(&position.play(m, None), depth - 1)
-        } else {
-            let pool = position.pool(side);
-            pool.outcomes()
-                .map(|(role, _)| perft(&position.play(m, Some(role)), depth - 1))
-                .sum()
-        };
-        if visit(m, leaves).is_break() {
-            return;
+        match branches_until(position, m, depth - 1, stop) {
+            Some(leaves) => visit(m, leaves),
+            None => return,
         }
     }
+}
+
+/// The leaves below `m` (all its reveals), or `None` if `stop` answered true.
+fn branches_until(position: &Position, m: Move, depth: u32, stop: &impl Fn() -> bool) -> Option<u64> {
+    if !position.is_reveal(m) {
+        return perft_until(&position.play(m, None), depth, stop);
+    }
+    let mut leaves = 0;
+    for (role, _) in position.pool(position.side_to_move()).outcomes() {
+        leaves += perft_until(&position.play(m, Some(role)), depth, stop)?;
+    }
+    Some(leaves)
+}
+
+/// perft(depth), or `None` if `stop` answered true before the count was done.
+pub fn perft_until(position: &Position, depth: u32, stop: &impl Fn() -> bool) -> Option<u64> {
+    if depth <= 2 {
+        return Some(perft(position, depth));
+    }
+    if stop() {
+        return None;
+    }
+    let mut leaves = 0;
+    for &m in position.legal_moves().iter() {
+        leaves += branches_until(position, m, depth - 1, stop)?;
+    }
+    Some(leaves)
 }
