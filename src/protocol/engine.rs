@@ -186,16 +186,12 @@ impl Engine {
             Command::Bench(depth) => {
                 self.finish_search();
                 let out = self.out.clone();
-                let spawned = std::thread::Builder::new().name("bench".into()).spawn(move || {
+                self.start_worker("bench", move || {
                     let (nodes, elapsed) = search::bench::bench(depth.unwrap_or(search::bench::BENCH_DEPTH));
                     let millis = elapsed.as_millis().max(1);
                     out.line(&format!("Nodes searched: {nodes}"));
                     out.line(&format!("Nodes/second: {}", nodes as u128 * 1000 / millis));
                 });
-                match spawned {
-                    Ok(handle) => self.search = Some(handle),
-                    Err(error) => self.out.error(format!("cannot start the bench thread: {error}")),
-                }
             }
             Command::Quit => {}
         }
@@ -343,32 +339,26 @@ impl Engine {
         self.control = Arc::clone(&control);
         let tt = Arc::clone(&self.tt);
         let out = self.out.clone();
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(64 * 1024 * 1024)
-            .spawn(move || {
-                let result = search::run(&job, &tt, &control, |report| out.line(&format_report(report)));
-                // A ponder move that reveals is of no use: the GUI cannot know its suffix.
-                let ponder = result
-                    .best_move
-                    .zip(result.ponder_move)
-                    .filter(|&(best, _)| !job.position.is_reveal(best))
-                    .and_then(|(best, ponder)| (!job.position.play(best, None).is_reveal(ponder)).then_some(ponder));
-                let text = match (result.best_move, ponder) {
-                    (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),
-                    (Some(best), None) => format!("bestmove {best}"),
-                    (None, _) => "bestmove (none)".to_string(),
-                };
-                out.line(&text);
-            });
-        match spawned {
-            Ok(handle) => self.search = Some(handle),
-            Err(error) => {
-                self.out.error(format!("cannot start the search thread: {error}"));
-                let fallback = self.position.legal_moves().iter().next().map(Move::to_string);
-                self.out
-                    .line(&format!("bestmove {}", fallback.unwrap_or_else(|| "(none)".into())));
-            }
+        let started = self.start_worker("search", move || {
+            let result = search::run(&job, &tt, &control, |report| out.line(&format_report(report)));
+            // A ponder move that reveals is of no use: the GUI cannot know its suffix.
+            let ponder = result
+                .best_move
+                .zip(result.ponder_move)
+                .filter(|&(best, _)| !job.position.is_reveal(best))
+                .and_then(|(best, ponder)| (!job.position.play(best, None).is_reveal(ponder)).then_some(ponder));
+            let text = match (result.best_move, ponder) {
+                (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),
+                (Some(best), None) => format!("bestmove {best}"),
+                (None, _) => "bestmove (none)".to_string(),
+            };
+            out.line(&text);
+        });
+        if !started {
+            // Every go ends with a bestmove, even without a search.
+            let fallback = self.position.legal_moves().iter().next().map(Move::to_string);
+            self.out
+                .line(&format!("bestmove {}", fallback.unwrap_or_else(|| "(none)".into())));
         }
     }
 
@@ -379,7 +369,7 @@ impl Engine {
         let control = Arc::new(SearchControl::new_search(false));
         self.control = Arc::clone(&control);
         let out = self.out.clone();
-        let spawned = std::thread::Builder::new().name("perft".into()).spawn(move || {
+        self.start_worker("perft", move || {
             let mut total = u64::from(depth == 0);
             divide_each(&position, depth, &|| control.is_stopped(), |m, leaves| {
                 out.line(&format!("{m}: {leaves}"));
@@ -388,9 +378,24 @@ impl Engine {
             out.line("");
             out.line(&format!("Nodes searched: {total}"));
         });
+    }
+
+    /// Runs `work` on the worker thread (searches, perft, bench), so the input thread keeps
+    /// answering. False, after an error line, if no thread could be started.
+    fn start_worker(&mut self, name: &str, work: impl FnOnce() + Send + 'static) -> bool {
+        let spawned = std::thread::Builder::new()
+            .name(name.into())
+            .stack_size(64 * 1024 * 1024)
+            .spawn(work);
         match spawned {
-            Ok(handle) => self.search = Some(handle),
-            Err(error) => self.out.error(format!("cannot start the perft thread: {error}")),
+            Ok(handle) => {
+                self.search = Some(handle);
+                true
+            }
+            Err(error) => {
+                self.out.error(format!("cannot start the {name} thread: {error}"));
+                false
+            }
         }
     }
 
