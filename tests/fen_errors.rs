@@ -1,6 +1,8 @@
 //! Extended FEN input: every malformed FEN is rejected with the error that names its fault,
 //! canonical FENs survive a round trip, and no input (FEN or move text) makes the parser panic.
 
+mod common;
+
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -496,11 +498,7 @@ fn exercise_fen(text: &str) -> bool {
 
 fn seed_fens() -> Vec<String> {
     let mut fens: Vec<String> = CANONICAL.iter().map(|s| s.to_string()).collect();
-    for name in ["covered.epd", "standard.epd"] {
-        let path = format!("{}/perft/{name}", env!("CARGO_MANIFEST_DIR"));
-        let entries = veil::tools::perft::read_suite(&path).unwrap_or_else(|e| panic!("{e}"));
-        fens.extend(entries.into_iter().map(|entry| entry.fen));
-    }
+    fens.extend(common::suite_fens());
     fens
 }
 

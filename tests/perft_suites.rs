@@ -4,13 +4,11 @@
 //! suite's node budget are skipped so the whole file stays fast. Set `VEIL_PERFT_MAX_NODES`
 //! to raise (or lower) both budgets.
 
+mod common;
+
 use veil::rules::perft::perft;
 use veil::rules::Position;
-use veil::tools::perft::{read_suite, run_suite, SuiteEntry};
-
-fn suite_path(name: &str) -> String {
-    format!("{}/perft/{name}", env!("CARGO_MANIFEST_DIR"))
-}
+use veil::tools::perft::{run_suite, SuiteEntry};
 
 fn budget(default: u64) -> u64 {
     std::env::var("VEIL_PERFT_MAX_NODES")
@@ -20,7 +18,7 @@ fn budget(default: u64) -> u64 {
 }
 
 fn load(name: &str) -> Vec<SuiteEntry> {
-    let entries = read_suite(&suite_path(name)).unwrap_or_else(|error| panic!("{error}"));
+    let entries = common::suite(name);
     assert!(!entries.is_empty(), "{name} has no entries");
     entries
 }

@@ -14,6 +14,8 @@
 //! - pools never hold fewer roles than the side's covered pieces and shrink only by reveals;
 //! - repetition counts and game outcomes agree with the model.
 
+mod common;
+
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::HashMap;
@@ -955,16 +957,6 @@ fn playout(
     }
 }
 
-fn suite_fens() -> Vec<String> {
-    let mut fens = Vec::new();
-    for name in ["covered.epd", "standard.epd"] {
-        let path = format!("{}/perft/{name}", env!("CARGO_MANIFEST_DIR"));
-        let entries = veil::tools::perft::read_suite(&path).unwrap_or_else(|e| panic!("{e}"));
-        fens.extend(entries.into_iter().map(|entry| entry.fen));
-    }
-    fens
-}
-
 #[test]
 fn random_playouts_agree_with_the_reference_model() {
     // VEIL_PROPERTY_SEED and VEIL_PROPERTY_SCALE run other or longer series by hand; the
@@ -987,7 +979,10 @@ fn random_playouts_agree_with_the_reference_model() {
     };
     let covered_start = Position::from_fen(COVERED_START_FEN).unwrap();
     let standard_start = Position::from_fen(STANDARD_START_FEN).unwrap();
-    let suite: Vec<Position> = suite_fens().iter().map(|f| Position::from_fen(f).unwrap()).collect();
+    let suite: Vec<Position> = common::suite_fens()
+        .iter()
+        .map(|f| Position::from_fen(f).unwrap())
+        .collect();
     let mut starts: Vec<&Position> = Vec::new();
     for _ in 0..scale {
         for _ in 0..150 {
@@ -1038,9 +1033,7 @@ fn reference_model_perft_matches_the_suites() {
     let mut checked = 0;
     for name in ["covered.epd", "standard.epd"] {
         let budget: u64 = if name == "covered.epd" { 120_000 } else { 30_000 };
-        let path = format!("{}/perft/{name}", env!("CARGO_MANIFEST_DIR"));
-        let entries = veil::tools::perft::read_suite(&path).unwrap();
-        for entry in entries {
+        for entry in common::suite(name) {
             let position = Position::from_fen(&entry.fen).unwrap();
             let model = Model::from_position(&position);
             for &(depth, expected) in &entry.expected {
