@@ -23,13 +23,12 @@ impl MoveSink for LeafCounter {
     }
 
     #[inline]
-    fn push_castle(&mut self, m: Move, corner: Square) {
+    fn push_castle(&mut self, _: Move, corner: Square) {
         self.leaves += if self.covered.contains(corner) {
             self.reveal_branches
         } else {
             1
         };
-        let _ = m;
     }
 
     #[inline]
@@ -54,33 +53,11 @@ impl Position {
         self.generate(&mut counter);
         counter.leaves
     }
-
-    /// Calls `visit` with every (move, reveal) branch and the position it leads to.
-    pub fn for_each_branch(&self, mut visit: impl FnMut(Move, Option<super::Role>, Position)) {
-        let moves = self.legal_moves();
-        for &m in moves.iter() {
-            if self.is_reveal(m) {
-                for (role, _) in self.pool(self.side_to_move()).outcomes() {
-                    visit(m, Some(role), self.play(m, Some(role)));
-                }
-            } else {
-                visit(m, None, self.play(m, None));
-            }
-        }
-    }
 }
 
 /// perft(depth) from `position`.
 pub fn perft(position: &Position, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => position.count_leaves(),
-        _ => {
-            let mut leaves = 0;
-            position.for_each_branch(|_, _, child| leaves += perft(&child, depth - 1));
-            leaves
-        }
-    }
+    perft_until(position, depth, &|| false).unwrap_or(0)
 }
 
 /// perft split by root move (summed over each move's reveals), in generation order.
@@ -117,13 +94,14 @@ fn branches_until(position: &Position, m: Move, depth: u32, stop: &impl Fn() -> 
     Some(leaves)
 }
 
-/// perft(depth), or `None` if `stop` answered true before the count was done.
+/// perft(depth), or `None` if `stop` answered true before the count was done. `stop` is
+/// not asked in the last two plies, where subtrees are small.
 pub fn perft_until(position: &Position, depth: u32, stop: &impl Fn() -> bool) -> Option<u64> {
-    if depth <= 2 {
-        return Some(perft(position, depth));
-    }
-    if stop() {
-        return None;
+    match depth {
+        0 => return Some(1),
+        1 => return Some(position.count_leaves()),
+        3.. if stop() => return None,
+        _ => {}
     }
     let mut leaves = 0;
     for &m in position.legal_moves().iter() {
