@@ -166,7 +166,7 @@ impl Engine {
             Command::IsReady => self.out.line("readyok"),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::UciNewGame => {
-                self.wait_for_search();
+                self.finish_search();
                 self.clear_hash();
             }
             Command::Position { start, moves } => self.set_position(start, &moves),
@@ -412,17 +412,6 @@ impl Engine {
     fn finish_search(&mut self) {
         if let Some(handle) = self.search.take() {
             self.control.stop();
-            let _ = handle.join();
-        }
-    }
-
-    /// Waits for a running search to end by itself (it is not stopped).
-    fn wait_for_search(&mut self) {
-        if let Some(handle) = self.search.take() {
-            if self.control.is_pondering() || !handle.is_finished() {
-                // A search that would run forever (infinite, ponder) is stopped instead.
-                self.control.stop();
-            }
             let _ = handle.join();
         }
     }
