@@ -5,9 +5,9 @@
 use super::command::{self, Command, GoParams, Start};
 use super::display;
 use super::options::{OptionEffect, Options, Variant, DECLARATIONS};
-use crate::rules::perft::divide_each;
 use crate::rules::{Color, Move, MoveStatus, Position};
 use crate::search::{self, Limits, Report, Score, ScoreBound, SearchControl, SearchJob, TranspositionTable};
+use crate::tools::perft::divide_lines;
 use parking_lot::Mutex;
 use std::io::Write;
 use std::sync::Arc;
@@ -370,13 +370,7 @@ impl Engine {
         self.control = Arc::clone(&control);
         let out = self.out.clone();
         self.start_worker("perft", move || {
-            let mut total = u64::from(depth == 0);
-            divide_each(&position, depth, &|| control.is_stopped(), |m, leaves| {
-                out.line(&format!("{m}: {leaves}"));
-                total += leaves;
-            });
-            out.line("");
-            out.line(&format!("Nodes searched: {total}"));
+            divide_lines(&position, depth, &|| control.is_stopped(), |text| out.line(text));
         });
     }
 

@@ -1,25 +1,35 @@
 //! `veil perft`: divide output in Stockfish's format, and EPD suites.
 
-use crate::rules::perft::{divide, perft};
+use crate::rules::perft::{divide_each, perft};
 use crate::rules::Position;
 use std::io::{self, Write};
 use std::time::Instant;
 
-/// Prints one `move: count` line per root move, a blank line and `Nodes searched: N`.
+/// Perft divide in Stockfish's format, line by line as the counts come: one `move: count`
+/// line per root move, a blank line and `Nodes searched: N`. `stop` can end it early (see
+/// [`divide_each`]); the total is then of the moves printed. Returns the total.
+pub fn divide_lines(position: &Position, depth: u32, stop: &impl Fn() -> bool, mut line: impl FnMut(&str)) -> u64 {
+    let mut total = u64::from(depth == 0);
+    divide_each(position, depth, stop, |m, leaves| {
+        line(&format!("{m}: {leaves}"));
+        total += leaves;
+    });
+    line("");
+    line(&format!("Nodes searched: {total}"));
+    total
+}
+
+/// `veil perft --fen`: the divide on `out`, the time and speed on stderr.
 pub fn run_divide(position: &Position, depth: u32, out: &mut impl Write) -> io::Result<u64> {
     let start = Instant::now();
-    let mut total = 0;
-    if depth == 0 {
-        total = 1;
-    } else {
-        for (m, count) in divide(position, depth) {
-            writeln!(out, "{m}: {count}")?;
-            total += count;
+    let mut result = Ok(());
+    let total = divide_lines(position, depth, &|| false, |text| {
+        if result.is_ok() {
+            result = writeln!(out, "{text}");
         }
-    }
+    });
+    result?;
     let elapsed = start.elapsed().as_secs_f64();
-    writeln!(out)?;
-    writeln!(out, "Nodes searched: {total}")?;
     eprintln!(
         "time {:.3} s, {:.0} leaves/s",
         elapsed,
