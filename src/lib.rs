@@ -21,6 +21,7 @@
 //! );
 //! ```
 
+pub mod arbiter;
 pub mod protocol;
 pub mod rules;
 pub mod search;

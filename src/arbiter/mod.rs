@@ -1,0 +1,6 @@
+//! The match arbiter behind `veil match`: it plays engines against each other through the
+//! protocol alone (processes and pipes, never the search's code), draws every reveal itself,
+//! keeps the clocks, adjudicates, writes PGN and reports Elo.
+
+pub mod record;
+pub mod stats;

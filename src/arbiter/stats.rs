@@ -1,0 +1,1 @@
+//! Match statistics (placeholder).
