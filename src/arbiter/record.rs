@@ -54,6 +54,15 @@ impl GameResult {
         }
     }
 
+    /// The winner, or `None` for a draw.
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            GameResult::WhiteWins => Some(Color::White),
+            GameResult::BlackWins => Some(Color::Black),
+            GameResult::Draw => None,
+        }
+    }
+
     /// The win of `color`.
     pub fn win(color: Color) -> GameResult {
         match color {
