@@ -200,9 +200,11 @@ impl Add for Pentanomial {
 /// An Elo difference and the half-width of its 95% interval: the `value ± error` users read.
 ///
 /// Never NaN. With no games the value is 0 and the error infinite (nothing is known). A score
-/// of exactly 0 or 1 has an infinite value and an infinite error; so does the error whenever
-/// the 95% score interval reaches 0 or 1 (it is clamped there first). A tally with no spread
-/// at all (only draws) has a zero logistic error.
+/// of exactly 0 or 1 has an infinite value and an infinite error. A logistic error is also
+/// infinite whenever the 95% score interval reaches 0 or 1 (it is clamped there first), and
+/// zero for a tally with no spread at all (only draws, or only pairs of one total). A
+/// normalized error depends on the number of games alone; a normalized value with no spread
+/// is 0 at a score of 1/2 and infinite (with an infinite error) at any other.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Estimate {
     pub value: f64,
@@ -228,7 +230,7 @@ impl fmt::Display for Estimate {
 /// weights `weights`; `None` when the weights sum to nothing.
 fn mean_and_variance<const N: usize>(values: &[f64; N], weights: &[f64; N]) -> Option<(f64, f64)> {
     let total: f64 = weights.iter().sum();
-    if !(total > 0.0) {
+    if total.is_nan() || total <= 0.0 {
         return None;
     }
     let mean = values.iter().zip(weights).map(|(a, w)| a * w).sum::<f64>() / total;
@@ -612,7 +614,7 @@ fn closest_with_t_value<const N: usize>(scores: &[f64; N], observed: &[f64; N], 
     for _ in 0..100 {
         let (mean, variance) = mean_and_variance(scores, &current)?;
         let sigma = variance.sqrt();
-        if !(sigma > 0.0) {
+        if sigma.is_nan() || sigma <= 0.0 {
             return None;
         }
         let phi = scores.map(|a| {
