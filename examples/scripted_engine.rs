@@ -129,9 +129,9 @@ fn main() {
                         say(&format!("bestmove {m}"));
                     }
                     Mode::NoPromotion => {
-                        let promotion = legal
-                            .iter()
-                            .find(|m| m.promotion_role() == Some(Role::Queen) && !position.covered().contains(m.from()));
+                        let promotion = legal.iter().find(|m| {
+                            m.promotion_role() == Some(Role::Queen) && !position.covered().contains(m.from())
+                        });
                         match promotion {
                             Some(p) => say(&format!("bestmove {}{}", p.from(), p.to())),
                             None => say(&format!("bestmove {m}")),

@@ -53,14 +53,21 @@ fn run_match(tag: &str, args: &[&str]) -> Run {
         .skip(1)
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    Run { stdout, report, results }
+    Run {
+        stdout,
+        report,
+        results,
+    }
 }
 
 fn engine_arg(name: &str, mode: &str, after: u32) -> Vec<String> {
     vec![
         format!("name={name}"),
         format!("cmd={}", scripted().display()),
-        format!("args=--mode {mode} --after {after} --seed {}", name.len() * 7 + after as usize),
+        format!(
+            "args=--mode {mode} --after {after} --seed {}",
+            name.len() * 7 + after as usize
+        ),
     ]
 }
 
@@ -71,7 +78,18 @@ fn misbehaviour(mode: &str, after: u32, tc: &str, extra: &[&str]) -> Run {
     args.extend(engine_arg("good", "random", 0));
     args.push("--engine".into());
     args.extend(engine_arg("bad", mode, after));
-    for a in ["--games", "2", "--tc", tc, "--seed", "5", "--hang-timeout", "400", "--ready-timeout", "400"] {
+    for a in [
+        "--games",
+        "2",
+        "--tc",
+        tc,
+        "--seed",
+        "5",
+        "--hang-timeout",
+        "400",
+        "--ready-timeout",
+        "400",
+    ] {
         args.push(a.into());
     }
     args.extend(extra.iter().map(|s| s.to_string()));
@@ -120,7 +138,15 @@ fn random_movers_finish_their_games_by_the_rules() {
     let h = &run.report["head_to_head"];
     let games = h["wins"].as_u64().unwrap() + h["draws"].as_u64().unwrap() + h["losses"].as_u64().unwrap();
     assert_eq!(games, 10);
-    assert_eq!(h["pentanomial"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).sum::<u64>(), 5);
+    assert_eq!(
+        h["pentanomial"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .sum::<u64>(),
+        5
+    );
 }
 
 #[test]
@@ -160,7 +186,11 @@ fn crashes_lose_and_the_engine_is_restarted() {
     let run = misbehaviour("crash", 4, "10+0.1", &[]);
     assert_bad_lost(&run, "disconnect");
     // Both games got to the crash: the engine was started again for the second.
-    assert!(run.results.iter().all(|r| r["plies"].as_u64().unwrap() >= 8), "{}", run.stdout);
+    assert!(
+        run.results.iter().all(|r| r["plies"].as_u64().unwrap() >= 8),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
@@ -207,16 +237,33 @@ fn engines_that_die_or_hang_leave_no_processes_behind() {
     let mut args: Vec<String> = vec!["--engine".into(), "name=hang".into()];
     args.push(format!("cmd={}", engine.display()));
     args.push("args=--mode hang --after 1".into());
-    args.extend(["--engine".into(), "name=crash".into(), format!("cmd={}", engine.display())]);
+    args.extend([
+        "--engine".into(),
+        "name=crash".into(),
+        format!("cmd={}", engine.display()),
+    ]);
     args.push("args=--mode crash --after 2".into());
-    for a in ["--games", "4", "--tc", "1+0.01", "--hang-timeout", "200", "--concurrency", "2"] {
+    for a in [
+        "--games",
+        "4",
+        "--tc",
+        "1+0.01",
+        "--hang-timeout",
+        "200",
+        "--concurrency",
+        "2",
+    ] {
         args.push(a.into());
     }
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
     let run = run_match("zombies", &refs);
     assert_eq!(run.results.len(), 4);
     std::thread::sleep(std::time::Duration::from_millis(200));
-    assert_eq!(processes_with("zombie_probe_engine"), 0, "engine processes outlived the match");
+    assert_eq!(
+        processes_with("zombie_probe_engine"),
+        0,
+        "engine processes outlived the match"
+    );
 }
 
 #[test]
