@@ -280,6 +280,8 @@ pub fn build(meta: &MatchMeta, rows: &[GameRow]) -> Report {
 }
 
 fn signed(value: f64) -> String {
+    // Adding 0.0 turns -0.0 into 0.0.
+    let value = value + 0.0;
     if value.is_finite() {
         format!("{value:+.1}")
     } else if value > 0.0 {

@@ -253,7 +253,12 @@ fn status(report: &Report) -> String {
         Some(h) => {
             let mut text = format!(
                 "{} {}-{}-{}  Elo {:+.1} ± {:.1}",
-                report.meta.engines[0], h.wins, h.losses, h.draws, h.elo, h.elo_error
+                report.meta.engines[0],
+                h.wins,
+                h.losses,
+                h.draws,
+                h.elo + 0.0,
+                h.elo_error
             );
             if let Some(s) = &h.sprt {
                 text.push_str(&format!("  LLR {:.2} ({:.2}, {:.2})", s.llr, s.lower, s.upper));
