@@ -1,5 +1,5 @@
-//! `veil`: the protocol loop (no subcommand), `veil match`, `veil merge`, `veil perft`,
-//! `veil bench`.
+//! `veil`: the protocol loop (no subcommand), `veil match`, `veil merge`, `veil replay`,
+//! `veil perft`, `veil bench`.
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
@@ -42,6 +42,13 @@ enum Command {
         #[arg(long, default_value_t = u64::MAX)]
         max_nodes: u64,
     },
+    /// Reads a PGN file and checks every game against the rules: legal moves and reveals, no
+    /// end passed over, an ending that fits the final position. Exit status 0 when every game
+    /// verifies, 1 when one does not, 2 when the file cannot be read as PGN.
+    Replay {
+        /// The PGN file.
+        file: std::path::PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -63,6 +70,10 @@ fn main() -> ExitCode {
             println!("Nodes searched: {nodes}");
             println!("Nodes/second: {}", nodes as u128 * 1000 / millis);
             ExitCode::SUCCESS
+        }
+        Some(Command::Replay { file }) => {
+            let code = veil::arbiter::replay::run(&file, &mut std::io::stdout().lock(), &mut std::io::stderr().lock());
+            ExitCode::from(code)
         }
         Some(Command::Perft {
             fen,

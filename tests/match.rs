@@ -30,21 +30,38 @@ struct Run {
     results: Vec<serde_json::Value>,
 }
 
-/// Runs `veil match` with `args` plus a JSON report and a results file; returns both.
+/// Runs `veil match` with `args` plus a JSON report, a results file and (unless `args`
+/// names one) a PGN file, checks that `veil replay` verifies every game of the PGN, and
+/// returns the report and the results.
 fn run_match(tag: &str, args: &[&str]) -> Run {
     let json = temp(&format!("{tag}.json"));
     let results = temp(&format!("{tag}.jsonl"));
-    let output = Command::new(veil())
+    let own_pgn = temp(&format!("{tag}-own.pgn"));
+    let pgn = match args.iter().position(|a| *a == "--pgn") {
+        Some(i) => PathBuf::from(args[i + 1]),
+        None => own_pgn.clone(),
+    };
+    let mut command = Command::new(veil());
+    command
         .arg("match")
         .args(args)
-        .args(["--json", json.to_str().unwrap(), "--results", results.to_str().unwrap()])
-        .output()
-        .unwrap();
+        .args(["--json", json.to_str().unwrap(), "--results", results.to_str().unwrap()]);
+    if pgn == own_pgn {
+        command.args(["--pgn", own_pgn.to_str().unwrap()]);
+    }
+    let output = command.output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(
         output.status.success(),
         "veil match failed: {}\n{stdout}",
         String::from_utf8_lossy(&output.stderr)
+    );
+    let replay = Command::new(veil()).arg("replay").arg(&pgn).output().unwrap();
+    assert!(
+        replay.status.success(),
+        "veil replay rejected the match's PGN:\n{}{}",
+        String::from_utf8_lossy(&replay.stdout),
+        String::from_utf8_lossy(&replay.stderr)
     );
     let report = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let results = std::fs::read_to_string(&results)

@@ -6,7 +6,7 @@
 //! draws reveals with common random numbers; `game` plays and judges one game; `schedule`
 //! says which games a match (or a shard of it) plays; `runner` plays them concurrently;
 //! `stats` holds the formulas, `report` the standings and the results file, `pgn` the game
-//! records; `cli` is the command line.
+//! records and `replay` their verification; `cli` is the command line.
 
 pub mod cli;
 pub mod clock;
@@ -15,6 +15,7 @@ pub mod game;
 pub mod pgn;
 pub mod progress;
 pub mod record;
+pub mod replay;
 pub mod report;
 pub mod reveal;
 pub mod runner;

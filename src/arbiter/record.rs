@@ -213,7 +213,7 @@ pub enum EngineScore {
 }
 
 /// A finished game.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
     pub variant: Variant,
     /// Names of the engines playing White and Black.
