@@ -323,6 +323,9 @@ fn uci_handshake_lists_the_options() {
         ("Move Overhead", "spin default 10 min 0 max 5000"),
         ("Level", "spin default 5 min 1 max 5"),
         ("Seed", "spin default 0 min 0 max 2147483647"),
+        ("UCI_LimitStrength", "check default false"),
+        ("LevelsFile", "string default <empty>"),
+        ("UCI_Elo", "spin default 2000 min 800 max 2000"),
     ];
     for (name, spec) in expected {
         let found = declared.iter().find(|(n, _)| n == name);

@@ -13,7 +13,7 @@ fn search(fen: &str, limits: Limits) -> SearchResult {
         multipv: 1,
         threads: 1,
         move_overhead: Duration::ZERO,
-        level: 5,
+        level: veil::search::level::LevelParams::FULL,
         seed: 0,
     };
     run(&job, &TranspositionTable::new(4), &SearchControl::new(), |_| {})

@@ -4,7 +4,7 @@
 
 use super::command::{self, Command, GoParams, Start};
 use super::display;
-use super::options::{OptionEffect, Options, Variant, DECLARATIONS};
+use super::options::{elo_declaration, OptionEffect, Options, Variant, DECLARATIONS};
 use crate::rules::{Color, Move, MoveStatus, Position};
 use crate::search::{self, Limits, Report, Score, ScoreBound, SearchControl, SearchJob, TranspositionTable};
 use crate::tools::perft::divide_lines;
@@ -160,6 +160,7 @@ impl Engine {
                 for declaration in DECLARATIONS {
                     self.out.line(declaration);
                 }
+                self.out.line(&elo_declaration(&self.options.levels));
                 self.out.line("uciok");
             }
             Command::Debug(on) => self.debug = on,
@@ -223,6 +224,15 @@ impl Engine {
             OptionEffect::VariantChanged => {
                 self.position = start_position(self.options.variant);
                 self.history.clear();
+            }
+            OptionEffect::StrengthChanged => {
+                let wanted = self.options.effective_hash_mb();
+                if wanted != self.options.hash_mb {
+                    if let Some(tt) = TranspositionTable::try_new(wanted) {
+                        self.tt = Arc::new(tt);
+                        self.options.hash_mb = wanted;
+                    }
+                }
             }
         }
         if self.debug {
@@ -332,7 +342,7 @@ impl Engine {
             multipv: self.options.multipv,
             threads: self.options.threads,
             move_overhead: Duration::from_millis(self.options.move_overhead_ms),
-            level: self.options.level,
+            level: self.options.strength(),
             seed: self.options.seed,
         };
         let control = Arc::new(SearchControl::new_search(params.ponder));

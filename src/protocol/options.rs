@@ -1,5 +1,6 @@
 //! The engine's UCI options: their declarations (`option name ...` lines) and values.
 
+use crate::search::level::{LevelParams, LevelTable};
 use std::fmt;
 
 /// Which game `position startpos` starts.
@@ -29,6 +30,13 @@ pub struct Options {
     pub move_overhead_ms: u64,
     pub level: u8,
     pub seed: u64,
+    /// `UCI_LimitStrength` and `UCI_Elo`: play at an Elo between the levels' instead.
+    pub limit_strength: bool,
+    pub uci_elo: u32,
+    /// The level table (compiled in, or read from `LevelsFile`).
+    pub levels: LevelTable,
+    /// Whether `Hash` was set explicitly (else the level's hash size is used).
+    pub hash_set: bool,
 }
 
 impl Default for Options {
@@ -42,6 +50,10 @@ impl Default for Options {
             move_overhead_ms: 10,
             level: 5,
             seed: 0,
+            limit_strength: false,
+            uci_elo: LevelTable::default().elo_range().1 as u32,
+            levels: LevelTable::default(),
+            hash_set: false,
         }
     }
 }
@@ -57,7 +69,18 @@ pub const DECLARATIONS: &[&str] = &[
     "option name Move Overhead type spin default 10 min 0 max 5000",
     "option name Level type spin default 5 min 1 max 5",
     "option name Seed type spin default 0 min 0 max 2147483647",
+    "option name UCI_LimitStrength type check default false",
+    "option name LevelsFile type string default <empty>",
 ];
+
+/// The `UCI_Elo` declaration, whose range is the level table's.
+pub fn elo_declaration(levels: &LevelTable) -> String {
+    let (low, high) = levels.elo_range();
+    format!(
+        "option name UCI_Elo type spin default {} min {} max {}",
+        high as u32, low as u32, high as u32
+    )
+}
 
 /// What setting an option asks the engine to do besides storing the value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +89,8 @@ pub enum OptionEffect {
     ResizeHash,
     ClearHash,
     VariantChanged,
+    /// The level (or the limited strength) changed: the hash may change size with it.
+    StrengthChanged,
 }
 
 /// A `setoption` that cannot be applied; the message says why.
@@ -88,6 +113,7 @@ pub enum OptionError {
         value: String,
     },
     NotAVariant(String),
+    LevelsFile(String),
 }
 
 impl fmt::Display for OptionError {
@@ -101,6 +127,7 @@ impl fmt::Display for OptionError {
             }
             OptionError::NotABool { name, value } => write!(f, "option '{name}': '{value}' is not true or false"),
             OptionError::NotAVariant(value) => write!(f, "option 'UCI_Variant': '{value}' is not chess or covered"),
+            OptionError::LevelsFile(why) => write!(f, "option 'LevelsFile': {why}"),
         }
     }
 }
@@ -135,6 +162,25 @@ fn check(name: &str, value: Option<&str>) -> Result<bool, OptionError> {
 }
 
 impl Options {
+    /// What the search is asked to do for the strength set: `UCI_Elo` when
+    /// `UCI_LimitStrength` is on, else the `Level`'s row of the table.
+    pub fn strength(&self) -> LevelParams {
+        if self.limit_strength {
+            self.levels.for_elo(self.uci_elo as f64)
+        } else {
+            *self.levels.get(self.level)
+        }
+    }
+
+    /// The hash size to use: the one set, or the strength's own (16 MiB at full strength).
+    pub fn effective_hash_mb(&self) -> usize {
+        if self.hash_set {
+            self.hash_mb
+        } else {
+            self.strength().hash_mb.unwrap_or(16)
+        }
+    }
+
     /// Applies `setoption name <name> value <value>`; names are case-insensitive. On error
     /// nothing changes.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<OptionEffect, OptionError> {
@@ -151,6 +197,7 @@ impl Options {
             }
             "hash" => {
                 self.hash_mb = spin(name, value, 1, 16384)? as usize;
+                self.hash_set = true;
                 Ok(OptionEffect::ResizeHash)
             }
             "threads" => {
@@ -172,7 +219,29 @@ impl Options {
             }
             "level" => {
                 self.level = spin(name, value, 1, 5)? as u8;
-                Ok(OptionEffect::None)
+                Ok(OptionEffect::StrengthChanged)
+            }
+            "uci_limitstrength" => {
+                self.limit_strength = check(name, value)?;
+                Ok(OptionEffect::StrengthChanged)
+            }
+            "uci_elo" => {
+                let (low, high) = self.levels.elo_range();
+                self.uci_elo = spin(name, value, low as i64, high as i64)? as u32;
+                Ok(OptionEffect::StrengthChanged)
+            }
+            "levelsfile" => {
+                let path = value.map(str::trim).unwrap_or("");
+                self.levels = if path.is_empty() || path == "<empty>" {
+                    LevelTable::default()
+                } else {
+                    let text = std::fs::read_to_string(path)
+                        .map_err(|e| OptionError::LevelsFile(format!("cannot read '{path}': {e}")))?;
+                    LevelTable::parse(&text).map_err(|e| OptionError::LevelsFile(format!("'{path}': {e}")))?
+                };
+                let (low, high) = self.levels.elo_range();
+                self.uci_elo = self.uci_elo.clamp(low as u32, high as u32);
+                Ok(OptionEffect::StrengthChanged)
             }
             "seed" => {
                 self.seed = spin(name, value, 0, 2_147_483_647)? as u64;

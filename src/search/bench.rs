@@ -37,7 +37,7 @@ pub fn bench(depth: u32) -> (u64, Duration) {
             multipv: 1,
             threads: 1,
             move_overhead: Duration::ZERO,
-            level: 5,
+            level: super::level::LevelParams::FULL,
             seed: 0,
         };
         nodes += run(&job, &tt, &control, |_| {}).nodes;

@@ -1,18 +1,380 @@
-//! Strength levels 1..=5 for the `Level` option. Level 5 is full strength; lower levels cap
-//! the search depth (a provisional scheme until calibrated levels replace it).
+//! Strength levels 1..=5 for the `Level` option (5 is full strength), and the table of what
+//! each level does. The compiled-in table can be replaced by a file (`LevelsFile`, TOML or
+//! JSON), so the levels can be re-tuned without a new build.
+//!
+//! A weaker level plays like a weaker player, not like a strong engine that blunders at
+//! random:
+//! - it looks less far: caps on depth, nodes and time per move (which also make it cheap to
+//!   host);
+//! - it judges less well: evaluation noise that is a fixed function of the position and the
+//!   `Seed`, so a replayed game replays;
+//! - it picks among the best few moves with a chance that falls with each move's score
+//!   (a softmax over the root moves' scores with a temperature in centipawns, the idea of
+//!   Stockfish's skill levels and of GNU Backgammon's noisy levels);
+//! - it misjudges the chance element as a beginner does: with `naive_covers` it values each
+//!   covered piece as its cover (a covered rook as a rook), ignoring what the pool holds.
 
 use super::Limits;
-
-/// Depth cap by level (index 0 unused).
-const DEPTH_CAP: [Option<u32>; 6] = [None, Some(1), Some(2), Some(3), Some(5), None];
+use crate::rules::Move;
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
 
 pub const MIN_LEVEL: u8 = 1;
 pub const MAX_LEVEL: u8 = 5;
 
-/// Tightens `limits` for `level`.
-pub fn apply(level: u8, limits: &mut Limits) {
-    let level = level.clamp(MIN_LEVEL, MAX_LEVEL) as usize;
-    if let Some(cap) = DEPTH_CAP[level] {
+/// What one level does. `None` and zero mean "no limit" and "off".
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LevelParams {
+    /// Deepest iteration.
+    #[serde(default)]
+    pub depth: Option<u32>,
+    /// Nodes per move.
+    #[serde(default)]
+    pub nodes: Option<u64>,
+    /// Milliseconds per move at most (the clock may allow less).
+    #[serde(default)]
+    pub movetime_ms: Option<u64>,
+    /// Hash size in MiB this level uses unless `Hash` is set explicitly.
+    #[serde(default)]
+    pub hash_mb: Option<usize>,
+    /// Largest evaluation noise in centipawns (uniform in ±noise_cp, fixed per position and
+    /// seed).
+    #[serde(default)]
+    pub noise_cp: i32,
+    /// How many root moves the choice considers (1: always the best).
+    #[serde(default = "one")]
+    pub candidates: usize,
+    /// Softmax temperature in centipawns for the choice among the candidates.
+    #[serde(default)]
+    pub temperature_cp: i32,
+    /// Value covered pieces as their covers instead of by their pools.
+    #[serde(default)]
+    pub naive_covers: bool,
+    /// The level's calibrated Elo (what `UCI_Elo` interpolates between), if known.
+    #[serde(default)]
+    pub elo: Option<f64>,
+}
+
+fn one() -> usize {
+    1
+}
+
+impl LevelParams {
+    /// Full strength: no caps, no noise, the best move.
+    pub const FULL: LevelParams = LevelParams {
+        depth: None,
+        nodes: None,
+        movetime_ms: None,
+        hash_mb: None,
+        noise_cp: 0,
+        candidates: 1,
+        temperature_cp: 0,
+        naive_covers: false,
+        elo: None,
+    };
+
+    /// Whether the level weakens the search at all (its Elo aside).
+    pub fn is_full(&self) -> bool {
+        LevelParams { elo: None, ..*self } == LevelParams::FULL
+    }
+}
+
+/// The parameters of levels 1..=5.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LevelTable {
+    pub levels: [LevelParams; 5],
+}
+
+impl Default for LevelTable {
+    /// The compiled-in levels.
+    fn default() -> LevelTable {
+        let level =
+            |depth, nodes, movetime_ms, hash_mb, noise_cp, candidates, temperature_cp, naive_covers, elo| LevelParams {
+                depth,
+                nodes,
+                movetime_ms,
+                hash_mb,
+                noise_cp,
+                candidates,
+                temperature_cp,
+                naive_covers,
+                elo: Some(elo),
+            };
+        LevelTable {
+            levels: [
+                level(Some(1), Some(400), Some(20), Some(1), 150, 6, 150, true, 800.0),
+                level(Some(2), Some(3_000), Some(50), Some(1), 80, 4, 80, true, 1100.0),
+                level(Some(4), Some(30_000), Some(200), Some(4), 40, 3, 30, false, 1400.0),
+                level(Some(7), Some(300_000), Some(1_000), Some(8), 15, 2, 10, false, 1700.0),
+                LevelParams {
+                    elo: Some(2000.0),
+                    ..LevelParams::FULL
+                },
+            ],
+        }
+    }
+}
+
+/// A levels file that could not be used.
+#[derive(Debug, PartialEq, Eq)]
+pub struct LevelsFileError(pub String);
+
+impl std::fmt::Display for LevelsFileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The file's form: `[[level]]` tables (TOML) or `{"level": [...]}` (JSON), five of them,
+/// level 1 first.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LevelsFile {
+    level: Vec<LevelParams>,
+}
+
+impl LevelTable {
+    /// The parameters of `level` (clamped to 1..=5).
+    pub fn get(&self, level: u8) -> &LevelParams {
+        &self.levels[(level.clamp(MIN_LEVEL, MAX_LEVEL) - 1) as usize]
+    }
+
+    /// Reads a levels file's text: JSON if it starts with `{`, TOML otherwise.
+    pub fn parse(text: &str) -> Result<LevelTable, LevelsFileError> {
+        let file: LevelsFile = if text.trim_start().starts_with('{') {
+            serde_json::from_str(text).map_err(|e| LevelsFileError(e.to_string()))?
+        } else {
+            toml::from_str(text).map_err(|e| LevelsFileError(e.to_string().replace('\n', " ")))?
+        };
+        let levels: [LevelParams; 5] = file
+            .level
+            .try_into()
+            .map_err(|v: Vec<_>| LevelsFileError(format!("expected 5 levels, found {}", v.len())))?;
+        for (i, params) in levels.iter().enumerate() {
+            let bad = |what: &str| Err(LevelsFileError(format!("level {}: {what}", i + 1)));
+            if params.candidates == 0 || params.candidates > 64 {
+                return bad("candidates must be 1..=64");
+            }
+            if !(0..=1000).contains(&params.noise_cp) || !(0..=1000).contains(&params.temperature_cp) {
+                return bad("noise_cp and temperature_cp must be 0..=1000");
+            }
+            if params.depth == Some(0) || params.nodes == Some(0) || params.movetime_ms == Some(0) {
+                return bad("depth, nodes and movetime_ms must be positive");
+            }
+            if params.hash_mb.is_some_and(|mb| mb == 0 || mb > 16384) {
+                return bad("hash_mb must be 1..=16384");
+            }
+        }
+        Ok(LevelTable { levels })
+    }
+
+    /// The Elo range `UCI_Elo` covers: the weakest and the strongest level's Elo.
+    pub fn elo_range(&self) -> (f64, f64) {
+        let elos = self.elos();
+        (elos[0], elos[4])
+    }
+
+    /// Each level's Elo; a level without one is placed 300 above the one below (or at 1000).
+    fn elos(&self) -> [f64; 5] {
+        let mut elos = [0.0; 5];
+        for i in 0..5 {
+            let fallback = if i == 0 { 1000.0 } else { elos[i - 1] + 300.0 };
+            elos[i] = self.levels[i].elo.filter(|e| e.is_finite()).unwrap_or(fallback);
+            if i > 0 {
+                elos[i] = elos[i].max(elos[i - 1]);
+            }
+        }
+        elos
+    }
+
+    /// The parameters for a target Elo (`UCI_Elo`): between the two levels around it, each
+    /// parameter moved the fraction of the way the Elo is (caps on a log scale; a missing cap
+    /// counts as ten times the other level's).
+    pub fn for_elo(&self, elo: f64) -> LevelParams {
+        let elos = self.elos();
+        let elo = elo.clamp(elos[0], elos[4]);
+        let upper = (1..5).find(|&i| elo <= elos[i]).unwrap_or(4);
+        let (low, high) = (&self.levels[upper - 1], &self.levels[upper]);
+        let span = elos[upper] - elos[upper - 1];
+        let t = if span > 0.0 {
+            (elo - elos[upper - 1]) / span
+        } else {
+            1.0
+        };
+        if t >= 1.0 {
+            return *high;
+        }
+        if t <= 0.0 {
+            return *low;
+        }
+        let linear = |a: f64, b: f64| a + (b - a) * t;
+        let logarithmic = |a: Option<u64>, b: Option<u64>| -> Option<u64> {
+            let a = a? as f64;
+            let b = b.map_or(a * 10.0, |b| b as f64);
+            Some((a.ln() + (b.ln() - a.ln()) * t).exp().round().max(1.0) as u64)
+        };
+        LevelParams {
+            depth: logarithmic(low.depth.map(u64::from), high.depth.map(u64::from)).map(|d| d as u32),
+            nodes: logarithmic(low.nodes, high.nodes),
+            movetime_ms: logarithmic(low.movetime_ms, high.movetime_ms),
+            hash_mb: high.hash_mb,
+            noise_cp: linear(low.noise_cp as f64, high.noise_cp as f64).round() as i32,
+            candidates: linear(low.candidates as f64, high.candidates as f64).round().max(1.0) as usize,
+            temperature_cp: linear(low.temperature_cp as f64, high.temperature_cp as f64).round() as i32,
+            naive_covers: if t < 0.5 { low.naive_covers } else { high.naive_covers },
+            elo: Some(elo),
+        }
+    }
+
+    /// Writes the table as a levels file (TOML).
+    pub fn to_toml(&self) -> String {
+        let file = LevelsFile {
+            level: self.levels.to_vec(),
+        };
+        toml::to_string(&file).unwrap_or_default()
+    }
+}
+
+/// Tightens `limits` by the level's caps.
+pub fn apply(params: &LevelParams, limits: &mut Limits) {
+    if let Some(cap) = params.depth {
         limits.depth = Some(limits.depth.map_or(cap, |depth| depth.min(cap)));
+    }
+    if let Some(cap) = params.nodes {
+        limits.nodes = Some(limits.nodes.map_or(cap, |nodes| nodes.min(cap)));
+    }
+    if let Some(cap) = params.movetime_ms {
+        let cap = Duration::from_millis(cap);
+        limits.movetime = Some(limits.movetime.map_or(cap, |time| time.min(cap)));
+    }
+}
+
+/// splitmix64's finalizer: a well-spread hash of a 64-bit value.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The evaluation noise of a position (its key) under `seed`: uniform in ±`amplitude`, the
+/// same every time.
+#[inline]
+pub fn noise(key: u64, seed: u64, amplitude: i32) -> i32 {
+    if amplitude <= 0 {
+        return 0;
+    }
+    let span = 2 * amplitude as u64 + 1;
+    (mix(key ^ mix(seed ^ 0x5EED)) % span) as i32 - amplitude
+}
+
+/// Picks the move to play among root moves with their scores (best first), as the level's
+/// softmax choice: move i has weight exp(-(best - score_i) / temperature). The draw is a fixed
+/// function of the position key and the seed.
+pub fn choose(params: &LevelParams, lines: &[(Move, i32)], key: u64, seed: u64) -> Option<Move> {
+    let (_, best) = *lines.first()?;
+    let count = lines.len().min(params.candidates.max(1));
+    if count == 1 || params.temperature_cp <= 0 {
+        return Some(lines[0].0);
+    }
+    let temperature = params.temperature_cp as f64;
+    let weights: Vec<f64> = lines[..count]
+        .iter()
+        .map(|&(_, score)| (-(best.saturating_sub(score)).max(0) as f64 / temperature).exp())
+        .collect();
+    let total: f64 = weights.iter().sum();
+    let uniform = (mix(key ^ mix(seed ^ 0xC401CE)) >> 11) as f64 / (1u64 << 53) as f64;
+    let mut target = uniform * total;
+    for (i, weight) in weights.iter().enumerate() {
+        if target < *weight {
+            return Some(lines[i].0);
+        }
+        target -= weight;
+    }
+    Some(lines[count - 1].0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_table_round_trips_through_a_file() {
+        let table = LevelTable::default();
+        let text = table.to_toml();
+        assert_eq!(LevelTable::parse(&text), Ok(table));
+        let json = serde_json::to_string(&LevelsFile {
+            level: table.levels.to_vec(),
+        })
+        .unwrap();
+        assert_eq!(LevelTable::parse(&json), Ok(table));
+    }
+
+    #[test]
+    fn bad_files_are_refused_with_a_reason() {
+        assert!(LevelTable::parse("").is_err());
+        assert!(LevelTable::parse("[[level]]\ndepth = 3\n")
+            .unwrap_err()
+            .0
+            .contains("5 levels"));
+        let mut text = LevelTable::default().to_toml();
+        text = text.replacen("candidates = 6", "candidates = 0", 1);
+        assert!(LevelTable::parse(&text).unwrap_err().0.contains("level 1"));
+        assert!(LevelTable::parse("[[level]]\nspeed = 3\n").is_err());
+        assert!(LevelTable::parse("{\"level\": 3}").is_err());
+    }
+
+    #[test]
+    fn uci_elo_interpolates_between_levels() {
+        let table = LevelTable::default();
+        let (low, high) = table.elo_range();
+        assert_eq!(table.for_elo(low - 500.0), table.levels[0]);
+        assert_eq!(table.for_elo(high + 500.0), table.levels[4]);
+        let l2 = table.levels[1].elo.unwrap();
+        let l3 = table.levels[2].elo.unwrap();
+        assert_eq!(table.for_elo(l3), table.levels[2]);
+        let middle = table.for_elo((l2 + l3) / 2.0);
+        assert!(middle.noise_cp < table.levels[1].noise_cp && middle.noise_cp > table.levels[2].noise_cp);
+        assert!(middle.nodes > table.levels[1].nodes && middle.nodes < table.levels[2].nodes);
+        let top = table.for_elo(high - 1.0);
+        assert!(top.nodes.unwrap() > table.levels[3].nodes.unwrap());
+    }
+
+    #[test]
+    fn caps_only_tighten() {
+        let params = LevelTable::default().levels[1];
+        let mut limits = Limits {
+            depth: Some(9),
+            movetime: Some(Duration::from_millis(10)),
+            ..Limits::default()
+        };
+        apply(&params, &mut limits);
+        assert_eq!(limits.depth, Some(2));
+        assert_eq!(limits.nodes, Some(3_000));
+        assert_eq!(limits.movetime, Some(Duration::from_millis(10)));
+    }
+
+    #[test]
+    fn noise_and_choice_are_fixed_by_key_and_seed() {
+        assert_eq!(noise(1, 2, 50), noise(1, 2, 50));
+        assert_eq!(noise(1, 2, 0), 0);
+        let spread: Vec<i32> = (0..1000).map(|k| noise(k, 7, 50)).collect();
+        assert!(spread.iter().all(|n| (-50..=50).contains(n)));
+        assert!(spread.iter().any(|&n| n > 40) && spread.iter().any(|&n| n < -40));
+        let position = crate::rules::Position::standard_start();
+        let moves: Vec<Move> = position.legal_moves().iter().copied().take(4).collect();
+        let lines: Vec<(Move, i32)> = moves.iter().zip([30, 20, 0, -300]).map(|(&m, s)| (m, s)).collect();
+        let params = LevelTable::default().levels[0];
+        let picks: Vec<Move> = (0..200).filter_map(|k| choose(&params, &lines, k, 1)).collect();
+        assert_eq!(
+            picks,
+            (0..200)
+                .filter_map(|k| choose(&params, &lines, k, 1))
+                .collect::<Vec<_>>()
+        );
+        let count = |m: Move| picks.iter().filter(|&&p| p == m).count();
+        assert!(count(moves[0]) > count(moves[2]) && count(moves[2]) > count(moves[3]));
+        assert_eq!(choose(&LevelParams::FULL, &lines, 5, 5), Some(moves[0]));
     }
 }

@@ -61,8 +61,8 @@ pub struct SearchJob {
     pub multipv: usize,
     pub threads: usize,
     pub move_overhead: Duration,
-    /// Strength level 1..=5 (5 = full strength).
-    pub level: u8,
+    /// What the strength level does ([`level::LevelParams::FULL`] at full strength).
+    pub level: level::LevelParams,
     pub seed: u64,
 }
 
@@ -222,7 +222,7 @@ pub fn run(
     let start = Instant::now();
     tt.new_search();
     let mut limits = job.limits.clone();
-    level::apply(job.level, &mut limits);
+    level::apply(&job.level, &mut limits);
     let shared = Shared {
         control,
         tt,
