@@ -22,6 +22,7 @@
 //! ```
 
 pub mod arbiter;
+pub mod levels;
 pub mod protocol;
 pub mod rules;
 pub mod search;

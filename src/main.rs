@@ -19,6 +19,9 @@ enum Command {
     /// Plays engines against each other (covered chess or plain chess) and reports Elo: the
     /// arbiter draws every reveal, keeps the clocks and adjudicates.
     Match(Box<veil::arbiter::cli::MatchArgs>),
+    /// Calibrates the five strength levels in a round robin (optionally against anchor
+    /// engines) and fits their Elos; with --tune, first tunes them to target Elos.
+    Levels(Box<veil::levels::cli::LevelsArgs>),
     /// Combines the results files of a match's shards into one report.
     Merge(veil::arbiter::cli::MergeArgs),
     /// Searches a fixed set of positions to a fixed depth and prints the node count (the
@@ -54,8 +57,10 @@ enum Command {
 fn main() -> ExitCode {
     let matches = Cli::command().get_matches();
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
-    if let (Some(Command::Match(args)), Some(sub)) = (&mut cli.command, matches.subcommand_matches("match")) {
-        args.read_groups(sub);
+    match (&mut cli.command, matches.subcommand()) {
+        (Some(Command::Match(args)), Some(("match", sub))) => args.read_groups(sub),
+        (Some(Command::Levels(args)), Some(("levels", sub))) => args.read_groups(sub),
+        _ => {}
     }
     match cli.command {
         None => {
@@ -64,6 +69,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Match(args)) => veil::arbiter::cli::run_match(&args),
         Some(Command::Merge(args)) => veil::arbiter::cli::run_merge(&args),
+        Some(Command::Levels(args)) => veil::levels::cli::run_levels(&args),
         Some(Command::Bench { depth }) => {
             let (nodes, elapsed) = veil::search::bench::bench(depth);
             let millis = elapsed.as_millis().max(1);

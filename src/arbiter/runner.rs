@@ -76,6 +76,11 @@ fn create(path: &Option<PathBuf>) -> std::io::Result<Option<BufWriter<File>>> {
 
 /// Plays the match and returns its report.
 pub fn run(config: &MatchConfig) -> std::io::Result<Report> {
+    run_games(config).map(|(report, _)| report)
+}
+
+/// Plays the match and returns its report and the results of its games, in game order.
+pub fn run_games(config: &MatchConfig) -> std::io::Result<(Report, Vec<GameRow>)> {
     let meta = config.meta();
     let jobs = schedule::pair_jobs(
         config.engines.len(),
@@ -144,7 +149,8 @@ pub fn run(config: &MatchConfig) -> std::io::Result<Report> {
     for writer in [outputs.pgn.as_mut(), outputs.results.as_mut()].into_iter().flatten() {
         writer.flush()?;
     }
-    Ok(report::build(&meta, &rows))
+    rows.sort_by_key(|r| (r.pair, r.game));
+    Ok((report::build(&meta, &rows), rows))
 }
 
 /// Writes the finished games that come next in game order (by pair, then game); with

@@ -1,0 +1,255 @@
+//! `veil levels`: calibrate the five strength levels (optionally against anchor engines),
+//! or tune them to target Elos and verify the result.
+
+use super::calibrate::{self, Player};
+use super::tune;
+use crate::arbiter::cli::{engine_spec, read_openings};
+use crate::arbiter::clock::TimeControl;
+use crate::arbiter::game::GameSettings;
+use crate::arbiter::record::Variant;
+use crate::arbiter::runner::MatchConfig;
+use crate::search::level::LevelTable;
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// `veil levels`.
+#[derive(Args, Debug)]
+pub struct LevelsArgs {
+    /// The engine whose levels are measured (default: this program).
+    #[arg(long)]
+    engine_cmd: Option<String>,
+    /// A levels file the engine loads (`LevelsFile`); default: its compiled-in table.
+    #[arg(long)]
+    levels_file: Option<PathBuf>,
+    /// An anchor engine of known strength: `name=N cmd=C elo=E [option.X=V ...]`.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
+    anchor: Vec<String>,
+    #[arg(skip)]
+    anchor_groups: Vec<Vec<String>>,
+    /// Whose Elo is fixed: `NAME=ELO` (a level is `L1`..`L5`). Default: the first anchor at
+    /// its elo=, or else L5 at the table's Elo for it.
+    #[arg(long)]
+    pin: Option<String>,
+    #[arg(long, value_enum, default_value = "covered")]
+    variant: crate::arbiter::cli::VariantArg,
+    #[arg(long, default_value = "5+0.05")]
+    tc: String,
+    /// Games per pairing of the round robin.
+    #[arg(long, default_value_t = 20)]
+    games: u64,
+    #[arg(long, default_value_t = 2)]
+    concurrency: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    #[arg(long)]
+    pgn: Option<PathBuf>,
+    /// Where to write the chart of Elo by level.
+    #[arg(long, default_value = "levels.svg")]
+    svg: PathBuf,
+    /// Write the calibration as JSON.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Tune levels 1-4 to --targets first, write the levels file, then calibrate it.
+    #[arg(long)]
+    tune: bool,
+    /// Target Elos of levels 1..5, comma-separated (with --tune).
+    #[arg(long, value_delimiter = ',', default_value = "800,1050,1300,1550,1800")]
+    targets: Vec<f64>,
+    /// Where --tune writes the tuned levels file.
+    #[arg(long, default_value = "levels.toml")]
+    write: PathBuf,
+    /// Games per probe match while tuning.
+    #[arg(long, default_value_t = 20)]
+    probe_games: u64,
+    /// Probe matches per level while tuning.
+    #[arg(long, default_value_t = 3)]
+    iterations: u32,
+    /// No line per finished game.
+    #[arg(long)]
+    quiet: bool,
+}
+
+impl LevelsArgs {
+    /// Keeps each `--anchor` occurrence's settings apart.
+    pub fn read_groups(&mut self, matches: &clap::ArgMatches) {
+        if let Some(occurrences) = matches.get_occurrences::<String>("anchor") {
+            self.anchor_groups = occurrences.map(|group| group.cloned().collect()).collect();
+        }
+    }
+}
+
+fn anchors(groups: &[Vec<String>]) -> Result<Vec<Player>, String> {
+    groups
+        .iter()
+        .map(|group| {
+            let mut elo = None;
+            let mut rest = Vec::new();
+            for item in group {
+                match item.strip_prefix("elo=") {
+                    Some(value) => {
+                        elo = Some(
+                            value
+                                .parse::<f64>()
+                                .map_err(|_| format!("--anchor: bad elo '{value}'"))?,
+                        )
+                    }
+                    None => rest.push(item.clone()),
+                }
+            }
+            Ok(Player {
+                spec: engine_spec(&[], &rest)?,
+                level: None,
+                nominal: elo,
+            })
+        })
+        .collect()
+}
+
+/// The round robin of `players` with the arguments' settings.
+fn config(args: &LevelsArgs, players: &[Player]) -> Result<MatchConfig, String> {
+    let time_control: TimeControl = args.tc.parse().map_err(|e| format!("--tc: {e}"))?;
+    let variant = match args.variant {
+        crate::arbiter::cli::VariantArg::Covered => Variant::Covered,
+        crate::arbiter::cli::VariantArg::Chess => Variant::Chess,
+    };
+    let openings = match &args.openings {
+        Some(path) => read_openings(path)?,
+        None => Vec::new(),
+    };
+    Ok(MatchConfig {
+        engines: players.iter().map(|p| p.spec.clone()).collect(),
+        gauntlet: false,
+        variant,
+        games_per_encounter: args.games.max(1),
+        concurrency: args.concurrency.clamp(1, 256),
+        seed: args.seed,
+        openings,
+        settings: GameSettings {
+            time_control,
+            time_margin: Duration::ZERO,
+            claim_draws: true,
+            max_plies: None,
+            resign: None,
+            draw: None,
+            hang_timeout: Duration::from_secs(60),
+            ready_timeout: Duration::from_secs(10),
+        },
+        sprt: None,
+        shard: None,
+        pgn: args.pgn.clone(),
+        results: None,
+        event: "veil levels".to_string(),
+        verbose: !args.quiet,
+    })
+}
+
+/// Which player is pinned at what Elo.
+fn pinned(args: &LevelsArgs, players: &[Player]) -> Result<(usize, f64), String> {
+    if let Some(text) = &args.pin {
+        let (name, elo) = text.split_once('=').ok_or("--pin: expected NAME=ELO")?;
+        let elo: f64 = elo.parse().map_err(|_| format!("--pin: bad Elo '{elo}'"))?;
+        let index = players
+            .iter()
+            .position(|p| p.spec.name == name)
+            .ok_or_else(|| format!("--pin: no player named '{name}'"))?;
+        return Ok((index, elo));
+    }
+    if let Some(index) = players.iter().position(|p| p.level.is_none() && p.nominal.is_some()) {
+        return Ok((index, players[index].nominal.unwrap_or(0.0)));
+    }
+    Ok((4, players[4].nominal.unwrap_or(2000.0)))
+}
+
+fn load_table(path: &Option<PathBuf>) -> Result<LevelTable, String> {
+    match path {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            LevelTable::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+        }
+        None => Ok(LevelTable::default()),
+    }
+}
+
+fn run(args: &LevelsArgs) -> Result<(), String> {
+    let command = match &args.engine_cmd {
+        Some(command) => command.clone(),
+        None => std::env::current_exe()
+            .map_err(|e| format!("cannot find this program: {e}"))?
+            .display()
+            .to_string(),
+    };
+    let anchors = anchors(&args.anchor_groups)?;
+    let mut table = load_table(&args.levels_file)?;
+    let mut levels_file = args.levels_file.clone();
+    if args.tune {
+        let targets: [f64; 5] = args
+            .targets
+            .clone()
+            .try_into()
+            .map_err(|_| "--targets: give five Elos, levels 1 to 5".to_string())?;
+        let template = config(args, &[])?;
+        let work = args.write.with_extension("probe.toml");
+        println!("Tuning levels 4..1 to {targets:?} ({} games a probe)", args.probe_games);
+        let goal = tune::TuneGoal {
+            targets,
+            probe_games: args.probe_games,
+            iterations: args.iterations,
+            work_file: &work,
+        };
+        let (tuned, _) = tune::tune(&template, &command, &table, &goal, |probe| {
+            println!(
+                "probe: L{} nodes {} scored {:+.0} +/- {:.0} against L{} (target {:+.0})",
+                probe.level,
+                probe.nodes,
+                probe.measured,
+                probe.error,
+                probe.level + 1,
+                probe.target
+            )
+        })
+        .map_err(|e| e.to_string())?;
+        let _ = std::fs::remove_file(&work);
+        std::fs::write(&args.write, tuned.to_toml()).map_err(|e| format!("{}: {e}", args.write.display()))?;
+        println!("Wrote {}; verifying it with a calibration run", args.write.display());
+        table = tuned;
+        levels_file = Some(args.write.clone());
+    }
+    let players = tune::level_players(&command, levels_file.as_deref(), &table, &anchors);
+    let pinned = pinned(args, &players)?;
+    let config = config(args, &players)?;
+    let calibration = calibrate::calibrate(&config, &players, pinned).map_err(|e| e.to_string())?;
+    print!("{}", calibrate::render(&calibration));
+    if args.tune {
+        for line in &calibration.lines {
+            if let (Some(elo), Some(target)) = (line.elo, line.nominal) {
+                println!("{}: {:+.0} from its target {target:.0}", line.name, elo - target);
+            }
+        }
+    }
+    let title = format!(
+        "Veil levels, {} at {} ({} games)",
+        calibration.variant, calibration.time_control, calibration.games
+    );
+    std::fs::write(&args.svg, calibrate::svg(&calibration, &title))
+        .map_err(|e| format!("{}: {e}", args.svg.display()))?;
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&calibration).map_err(|e| e.to_string())?;
+        std::fs::write(path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Runs `veil levels`.
+pub fn run_levels(args: &LevelsArgs) -> ExitCode {
+    match run(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
