@@ -13,6 +13,7 @@ pub mod level;
 mod ordering;
 mod time;
 pub mod tt;
+mod weights;
 
 pub use time::TimeBudget;
 pub use tt::TranspositionTable;
