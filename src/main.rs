@@ -1,6 +1,7 @@
-//! `veil`: the protocol loop (no subcommand), `veil perft`, `veil bench`.
+//! `veil`: the protocol loop (no subcommand), `veil match`, `veil merge`, `veil replay`,
+//! `veil perft`, `veil bench`.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 use std::time::Instant;
 use veil::rules::{Position, COVERED_START_FEN};
@@ -15,6 +16,11 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Plays engines against each other (covered chess or plain chess) and reports Elo: the
+    /// arbiter draws every reveal, keeps the clocks and adjudicates.
+    Match(Box<veil::arbiter::cli::MatchArgs>),
+    /// Combines the results files of a match's shards into one report.
+    Merge(veil::arbiter::cli::MergeArgs),
     /// Searches a fixed set of positions to a fixed depth and prints the node count (the
     /// signature of the search).
     Bench {
@@ -36,21 +42,38 @@ enum Command {
         #[arg(long, default_value_t = u64::MAX)]
         max_nodes: u64,
     },
+    /// Reads a PGN file and checks every game against the rules: legal moves and reveals, no
+    /// end passed over, an ending that fits the final position. Exit status 0 when every game
+    /// verifies, 1 when one does not, 2 when the file cannot be read as PGN.
+    Replay {
+        /// The PGN file.
+        file: std::path::PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
+    if let (Some(Command::Match(args)), Some(sub)) = (&mut cli.command, matches.subcommand_matches("match")) {
+        args.read_groups(sub);
+    }
     match cli.command {
         None => {
             veil::protocol::run_stdio();
             ExitCode::SUCCESS
         }
+        Some(Command::Match(args)) => veil::arbiter::cli::run_match(&args),
+        Some(Command::Merge(args)) => veil::arbiter::cli::run_merge(&args),
         Some(Command::Bench { depth }) => {
             let (nodes, elapsed) = veil::search::bench::bench(depth);
             let millis = elapsed.as_millis().max(1);
             println!("Nodes searched: {nodes}");
             println!("Nodes/second: {}", nodes as u128 * 1000 / millis);
             ExitCode::SUCCESS
+        }
+        Some(Command::Replay { file }) => {
+            let code = veil::arbiter::replay::run(&file, &mut std::io::stdout().lock(), &mut std::io::stderr().lock());
+            ExitCode::from(code)
         }
         Some(Command::Perft {
             fen,

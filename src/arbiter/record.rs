@@ -54,6 +54,15 @@ impl GameResult {
         }
     }
 
+    /// The winner, or `None` for a draw.
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            GameResult::WhiteWins => Some(Color::White),
+            GameResult::BlackWins => Some(Color::Black),
+            GameResult::Draw => None,
+        }
+    }
+
     /// The win of `color`.
     pub fn win(color: Color) -> GameResult {
         match color {
@@ -204,7 +213,7 @@ pub enum EngineScore {
 }
 
 /// A finished game.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
     pub variant: Variant,
     /// Names of the engines playing White and Black.

@@ -17,6 +17,7 @@ mod piece;
 mod pool;
 mod position;
 mod role;
+mod san;
 mod square;
 pub mod zobrist;
 
@@ -33,4 +34,5 @@ pub use piece::{cover, Piece, COVER_SQUARES};
 pub use pool::Pool;
 pub use position::Position;
 pub use role::{ByRole, Role};
+pub use san::SanError;
 pub use square::{ParseSquareError, Square};
