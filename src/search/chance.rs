@@ -9,7 +9,7 @@
 //! floor(log2(1/p)) plies (at most 3), so the tree spends its effort where the probability
 //! mass is, as probability-limited search does.
 
-use super::alphabeta::Worker;
+use super::worker::Worker;
 use super::MATE_BOUND;
 
 /// Outcome scores beyond this many centipawns count as this much in the mean.

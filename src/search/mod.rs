@@ -8,20 +8,27 @@
 mod alphabeta;
 pub mod bench;
 mod chance;
+mod checks;
 pub mod eval;
+mod history;
+mod iterative;
 pub mod level;
 mod ordering;
+mod quiescence;
+pub mod see;
 mod time;
 pub mod tt;
+mod weights;
+mod worker;
 
 pub use time::TimeBudget;
 pub use tt::TranspositionTable;
 
 use crate::rules::{Move, Position};
-use alphabeta::Worker;
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+use worker::Worker;
 
 /// Scores at or beyond this are mates.
 pub const MATE: i32 = 32_000;
@@ -198,13 +205,14 @@ impl Shared<'_> {
         matches!(self.budget.hard, Some(hard) if self.elapsed_for_limits() >= hard)
     }
 
-    /// Whether there is time left to start another iteration.
-    pub fn may_start_iteration(&self) -> bool {
+    /// Whether there is time left to start another iteration, with the soft limit scaled
+    /// by `scale` (how much the last iterations suggest the move needs).
+    pub fn may_start_iteration(&self, scale: f64) -> bool {
         if self.control.is_pondering() {
             return true;
         }
         match self.budget.soft {
-            Some(soft) => self.elapsed_for_limits() < soft,
+            Some(soft) => self.elapsed_for_limits() < soft.mul_f64(scale),
             None => true,
         }
     }

@@ -1,13 +1,19 @@
-//! Move ordering: the hash move, captures by most valuable victim / least valuable attacker,
-//! promotions, killer moves, then quiet moves by history.
+//! Move ordering: the hash move, captures that do not lose material by exchange (most
+//! valuable victim, least valuable attacker), queen promotions, killer moves, the counter
+//! move, quiet moves by history and continuation history, and last the captures that lose
+//! material.
 
 use super::eval::{pool_mean, role_value};
+use super::history::{History, PieceTo};
+use super::see::see_ge;
 use crate::rules::{Move, MoveList, Piece, Position, Role, MAX_MOVES};
 
-const HASH_MOVE: i32 = 1_000_000;
-const CAPTURE: i32 = 100_000;
-const PROMOTION: i32 = 90_000;
-const KILLER: i32 = 80_000;
+const HASH_MOVE: i32 = 4_000_000;
+const GOOD_CAPTURE: i32 = 2_000_000;
+const PROMOTION: i32 = 1_900_000;
+const KILLER: i32 = 1_800_000;
+const COUNTER: i32 = 1_700_000;
+const BAD_CAPTURE: i32 = -2_000_000;
 
 /// The value of whatever stands on the move's target (covered: its pool's mean).
 pub fn victim_value(position: &Position, m: Move) -> i32 {
@@ -30,30 +36,60 @@ pub fn attacker_value(position: &Position, m: Move) -> i32 {
     }
 }
 
+/// What the ordering knows at a node.
+pub struct OrderContext<'a> {
+    pub hash_move: Option<Move>,
+    pub killers: [Option<Move>; 2],
+    pub counter: Option<Move>,
+    pub history: &'a History,
+    pub previous: [Option<PieceTo>; 2],
+}
+
 /// Scores and sorts `moves` best first.
-pub fn order(
-    position: &Position,
-    moves: &mut MoveList,
-    hash_move: Option<Move>,
-    killers: &[Option<Move>; 2],
-    history: &[[i32; 64]; 64],
-) {
+pub fn order(position: &Position, moves: &mut MoveList, context: &OrderContext) {
+    let color = position.side_to_move();
     let moves = moves.as_mut_slice();
     let mut scores = [0i32; MAX_MOVES];
     for (score, &m) in scores.iter_mut().zip(moves.iter()) {
-        *score = if Some(m) == hash_move {
+        *score = if Some(m) == context.hash_move {
             HASH_MOVE
         } else if position.is_capture(m) {
-            CAPTURE + victim_value(position, m) * 8 - attacker_value(position, m) / 8
+            let mvv_lva = victim_value(position, m) * 8 - attacker_value(position, m) / 8;
+            if see_ge(position, m, 0) {
+                GOOD_CAPTURE + mvv_lva
+            } else {
+                BAD_CAPTURE + mvv_lva
+            }
         } else if m.promotion_role() == Some(Role::Queen) {
             PROMOTION
-        } else if killers.contains(&Some(m)) {
+        } else if context.killers[0] == Some(m) {
+            KILLER + 1
+        } else if context.killers[1] == Some(m) {
             KILLER
+        } else if context.counter == Some(m) {
+            COUNTER
         } else {
-            history[m.from().index()][m.to().index()]
+            context
+                .history
+                .quiet_score(color, m, PieceTo::of(position, m), context.previous)
         };
     }
-    // Insertion sort, best first, stable: move lists are short and often nearly sorted.
+    sort(moves, &mut scores);
+}
+
+/// Scores captures (and queen promotions) for quiescence: most valuable victim first.
+pub fn order_captures(position: &Position, moves: &mut MoveList) {
+    let moves = moves.as_mut_slice();
+    let mut scores = [0i32; MAX_MOVES];
+    for (score, &m) in scores.iter_mut().zip(moves.iter()) {
+        *score = victim_value(position, m) * 8 - attacker_value(position, m) / 8
+            + if m.promotion_role().is_some() { 5_000 } else { 0 };
+    }
+    sort(moves, &mut scores);
+}
+
+/// Insertion sort, best first, stable: move lists are short and often nearly sorted.
+fn sort(moves: &mut [Move], scores: &mut [i32; MAX_MOVES]) {
     for i in 1..moves.len() {
         let (score, m) = (scores[i], moves[i]);
         let mut j = i;

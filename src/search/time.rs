@@ -1,8 +1,14 @@
-//! Time management: a soft limit (no new iteration after it) and a hard limit (abort the
-//! search), from `movetime` or from the clock, increment and moves to go.
+//! Time management: a soft limit (no new iteration after it; the search scales it by how
+//! stable its best move and score are) and a hard limit (abort the search), from `movetime`
+//! or from the clock, increment, moves to go and the move overhead.
 
 use super::Limits;
 use std::time::Duration;
+
+/// Share of the planned time per move after which no new iteration starts (before scaling).
+const SOFT_SHARE: f64 = 0.7;
+/// The hard limit, in planned times per move (capped by what is left).
+const HARD_FACTOR: u32 = 3;
 
 /// When to stop thinking.
 #[derive(Clone, Copy, Debug)]
@@ -23,14 +29,16 @@ impl TimeBudget {
         let Some(left) = limits.time_left else {
             return TimeBudget { soft: None, hard: None };
         };
+        // Keep a reserve against scheduling and pipe delays the overhead does not cover.
         let left = left.saturating_sub(move_overhead);
+        let left = left.saturating_sub((left / 16).min(Duration::from_millis(100)));
         let moves_to_go = limits.moves_to_go.unwrap_or(30).clamp(1, 50);
         let increment = limits.increment;
         let base = left / moves_to_go + increment * 3 / 4;
-        // Never plan to use more than most of what is left.
-        let cap = left.mul_f64(if moves_to_go == 1 { 0.9 } else { 0.5 });
-        let soft = base.min(cap);
-        let hard = (base * 3).min(cap).max(soft);
+        // Never plan to use more than a share of what is left.
+        let cap = left.mul_f64(if moves_to_go == 1 { 0.9 } else { 0.35 });
+        let soft = base.mul_f64(SOFT_SHARE).min(cap);
+        let hard = (base * HARD_FACTOR).min(cap).max(soft);
         TimeBudget {
             soft: Some(soft.max(Duration::from_millis(1))),
             hard: Some(hard.max(Duration::from_millis(1))),

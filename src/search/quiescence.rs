@@ -1,0 +1,105 @@
+//! Quiescence search: captures and queen promotions until the position is quiet, standing
+//! pat on the static evaluation. Captures that lose material by static exchange are skipped,
+//! and so are captures that cannot lift the score near alpha even if the victim were free
+//! (delta pruning). Reveal captures (chance nodes, five-fold branching) are tried only at the
+//! first quiescence ply, and check evasions only in the first plies, which keeps the tree
+//! bounded in covered positions.
+
+use super::eval::evaluate;
+use super::ordering::{order_captures, victim_value};
+use super::see::see_ge;
+use super::tt::Bound;
+use super::worker::{score_from_tt, Worker};
+use super::{INFINITY, MATE, MAX_PLY};
+use crate::rules::{Position, Role};
+
+/// Quiescence plies after which the static evaluation is taken as is.
+const MAX_QUIESCENCE_DEPTH: i32 = 12;
+/// Quiescence plies in which a side in check tries every evasion.
+const CHECK_EVASION_PLIES: i32 = 2;
+/// Delta pruning margin: a capture must be able to bring the score this close to alpha.
+const DELTA_MARGIN: i32 = 200;
+
+impl Worker<'_> {
+    /// `qdepth` is 0 at the first quiescence ply and falls by one per ply.
+    pub(super) fn quiescence(
+        &mut self,
+        position: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qdepth: i32,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 2 || qdepth <= -MAX_QUIESCENCE_DEPTH {
+            return evaluate(position);
+        }
+        let pv_node = beta - alpha > 1;
+        if !pv_node {
+            if let Some(entry) = self.shared.tt.probe(position.hash()) {
+                let score = score_from_tt(entry.score, ply);
+                let usable = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if usable {
+                    return score;
+                }
+            }
+        }
+        let in_check = position.is_check() && qdepth > -CHECK_EVASION_PLIES;
+        let mut best_score;
+        let mut moves;
+        if in_check {
+            moves = position.legal_moves();
+            if moves.is_empty() {
+                return -MATE + ply as i32;
+            }
+            best_score = -INFINITY;
+        } else {
+            if position.is_check() && !position.has_legal_move() {
+                return -MATE + ply as i32;
+            }
+            let stand_pat = evaluate(position);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best_score = stand_pat;
+            moves = position.legal_moves();
+            moves.retain(|m| {
+                let promotion = m.promotion_role() == Some(Role::Queen);
+                if !(position.is_capture(m) || promotion) || (qdepth < 0 && position.is_reveal(m)) {
+                    return false;
+                }
+                if !promotion && stand_pat + victim_value(position, m) + DELTA_MARGIN <= alpha {
+                    return false;
+                }
+                see_ge(position, m, 0)
+            });
+        }
+        order_captures(position, &mut moves);
+        for &m in moves.iter() {
+            let score = self.search_move(position, m, qdepth - 1, alpha, beta, ply);
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best_score
+    }
+}
