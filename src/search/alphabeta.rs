@@ -11,7 +11,6 @@
 //! assumed away.
 
 use super::checks::gives_check;
-use super::eval::evaluate;
 use super::history::PieceTo;
 use super::ordering::{order, OrderContext};
 use super::see::see_ge;
@@ -94,7 +93,7 @@ impl Worker<'_> {
             }
         }
         if ply >= MAX_PLY - 2 {
-            return evaluate(position);
+            return self.evaluate(position);
         }
 
         let key = position.hash();
@@ -113,7 +112,7 @@ impl Worker<'_> {
         }
 
         let in_check = position.is_check();
-        let static_eval = if in_check { -INFINITY } else { evaluate(position) };
+        let static_eval = if in_check { -INFINITY } else { self.evaluate(position) };
         // The hash score, where its bound says it is more accurate than the static one.
         let mut eval = static_eval;
         if let Some(entry) = entry {

@@ -94,8 +94,9 @@ struct Context {
     pawn_movers: [Bitboard; 2],
 }
 
-/// Terms of `color`'s pieces, and the game phase they carry.
-fn side_terms(position: &Position, color: Color, context: &Context) -> (S, i32) {
+/// Terms of `color`'s pieces, and the game phase they carry. With `naive_covers`, a covered
+/// piece counts as its cover (a covered rook as a rook) instead of as a draw from the pool.
+fn side_terms(position: &Position, color: Color, context: &Context, naive_covers: bool) -> (S, i32) {
     let us = color.index();
     let them = 1 - us;
     let ours = position.pieces(color);
@@ -106,7 +107,13 @@ fn side_terms(position: &Position, color: Color, context: &Context) -> (S, i32) 
     // Covered pieces: the pool's mean material and phase.
     let pool = position.pool(color);
     let count = covered.count() as i32;
-    if count > 0 {
+    if count > 0 && naive_covers {
+        for square in covered {
+            let role = crate::rules::cover(square).unwrap_or(Role::Pawn);
+            score += MATERIAL[role.index()] - COVERED_DISCOUNT;
+            phase += PHASE_WEIGHT[role.index()];
+        }
+    } else if count > 0 {
         let total = pool.total() as i32;
         let mut material = S(0, 0);
         let mut phase_sum = 0;
@@ -254,6 +261,11 @@ fn endgame_scale(position: &Position, eg: i32) -> i32 {
 
 /// The static score of `position` for the side to move.
 pub fn evaluate(position: &Position) -> i32 {
+    evaluate_with(position, false)
+}
+
+/// The static score, optionally valuing covered pieces as their covers.
+pub fn evaluate_with(position: &Position, naive_covers: bool) -> i32 {
     let revealed_pawns = position.revealed(Role::Pawn);
     let pawn_movers = position.movers(Role::Pawn);
     let white = position.pieces(Color::White);
@@ -267,8 +279,8 @@ pub fn evaluate(position: &Position) -> i32 {
         pawns: [revealed_pawns & white, revealed_pawns & black],
         pawn_movers: [pawn_movers & white, pawn_movers & black],
     };
-    let (white_score, white_phase) = side_terms(position, Color::White, &context);
-    let (black_score, black_phase) = side_terms(position, Color::Black, &context);
+    let (white_score, white_phase) = side_terms(position, Color::White, &context, naive_covers);
+    let (black_score, black_phase) = side_terms(position, Color::Black, &context, naive_covers);
     let score = white_score - black_score;
     let phase = (white_phase + black_phase).min(PHASE_TOTAL);
     let eg = score.1 * endgame_scale(position, score.1) / 64;

@@ -82,6 +82,15 @@ pub enum Score {
 }
 
 impl Score {
+    /// Centipawns, with a mate as ±30,000 less its distance (for comparing lines).
+    pub fn as_centipawns(self) -> i32 {
+        match self {
+            Score::Centipawns(cp) => cp,
+            Score::Mate(n) if n > 0 => 30_000 - n,
+            Score::Mate(n) => -30_000 - n,
+        }
+    }
+
     pub fn from_internal(score: i32) -> Score {
         if score >= MATE_BOUND {
             Score::Mate((MATE - score + 1) / 2)
@@ -275,8 +284,39 @@ pub fn run(
                 });
             }
             let mut worker = Worker::new(job, &shared, 0);
-            let result = worker.iterate(&root_moves, &limits, job.multipv.max(1), &mut report);
+            // A weaker level chooses among its best few moves: search that many lines and
+            // show the GUI only the ones it asked for.
+            let choosing = job.level.candidates > 1 && job.level.temperature_cp > 0;
+            let lines = if choosing {
+                job.multipv.max(job.level.candidates.min(root_moves.len()))
+            } else {
+                job.multipv.max(1)
+            };
+            // The lines of the iteration under way, and of the last one with every line.
+            let mut current: Vec<(u32, usize, Move, i32)> = Vec::new();
+            let mut last: Vec<(u32, usize, Move, i32)> = Vec::new();
+            let mut result = worker.iterate(&root_moves, &limits, lines, |line: &Report| {
+                if let (true, Some(&first)) = (choosing, line.pv.first()) {
+                    current.retain(|&(depth, index, _, _)| depth == line.depth && index != line.multipv);
+                    current.push((line.depth, line.multipv, first, line.score.as_centipawns()));
+                    if current.len() == lines {
+                        last.clone_from(&current);
+                    }
+                }
+                if line.multipv <= job.multipv.max(1) {
+                    report(line);
+                }
+            });
             shared.abort.store(true, Ordering::Relaxed);
+            if choosing && last.len() > 1 {
+                last.sort_by_key(|&(_, index, _, _)| index);
+                let scored: Vec<(Move, i32)> = last.iter().map(|&(_, _, m, score)| (m, score)).collect();
+                let chosen = level::choose(&job.level, &scored, job.position.hash(), job.seed);
+                if chosen.is_some() && chosen != result.best_move {
+                    result.best_move = chosen;
+                    result.ponder_move = None;
+                }
+            }
             result
         })
     };

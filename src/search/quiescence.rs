@@ -5,7 +5,6 @@
 //! first quiescence ply, and check evasions only in the first plies, which keeps the tree
 //! bounded in covered positions.
 
-use super::eval::evaluate;
 use super::ordering::{order_captures, victim_value};
 use super::see::see_ge;
 use super::tt::Bound;
@@ -37,7 +36,7 @@ impl Worker<'_> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 2 || qdepth <= -MAX_QUIESCENCE_DEPTH {
-            return evaluate(position);
+            return self.evaluate(position);
         }
         let pv_node = beta - alpha > 1;
         if !pv_node {
@@ -66,7 +65,7 @@ impl Worker<'_> {
             if position.is_check() && !position.has_legal_move() {
                 return -MATE + ply as i32;
             }
-            let stand_pat = evaluate(position);
+            let stand_pat = self.evaluate(position);
             if stand_pat >= beta {
                 return stand_pat;
             }

@@ -9,6 +9,8 @@ use std::time::Duration;
 const SOFT_SHARE: f64 = 0.7;
 /// The hard limit, in planned times per move (capped by what is left).
 const HARD_FACTOR: u32 = 3;
+/// Below this many increments on the clock, a move uses less than one increment.
+const LOW_TIME_INCREMENTS: u32 = 20;
 
 /// When to stop thinking.
 #[derive(Clone, Copy, Debug)]
@@ -37,8 +39,14 @@ impl TimeBudget {
         let base = left / moves_to_go + increment * 3 / 4;
         // Never plan to use more than a share of what is left.
         let cap = left.mul_f64(if moves_to_go == 1 { 0.9 } else { 0.35 });
-        let soft = base.mul_f64(SOFT_SHARE).min(cap);
-        let hard = (base * HARD_FACTOR).min(cap).max(soft);
+        let mut soft = base.mul_f64(SOFT_SHARE).min(cap);
+        let mut hard = (base * HARD_FACTOR).min(cap).max(soft);
+        // Low on time with an increment: spend less than the increment, so the clock grows
+        // back to a cushion a scheduling hiccup cannot use up.
+        if !increment.is_zero() && left < increment * LOW_TIME_INCREMENTS {
+            soft = soft.min(increment / 2);
+            hard = hard.min(increment.mul_f64(0.8)).max(soft);
+        }
         TimeBudget {
             soft: Some(soft.max(Duration::from_millis(1))),
             hard: Some(hard.max(Duration::from_millis(1))),

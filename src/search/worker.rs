@@ -2,6 +2,7 @@
 //! variation, the path's keys for repetitions, the per-ply stack (static evaluations and
 //! moves played, for pruning and continuation history) and the move-ordering statistics.
 
+use super::eval::evaluate_with;
 use super::history::{History, PieceTo};
 use super::tt::TtEntry;
 use super::{SearchJob, Shared, MATE_BOUND, MAX_PLY};
@@ -30,6 +31,11 @@ pub(super) struct Worker<'a> {
     /// Root moves to skip (earlier MultiPV lines of this iteration).
     pub(super) excluded: Vec<Move>,
     pub(super) root_moves: Vec<Move>,
+    /// Evaluation noise (a weaker level's, else 0) and its seed.
+    noise_cp: i32,
+    seed: u64,
+    /// Value covered pieces as their covers (a weaker level's misjudgement).
+    naive_covers: bool,
 }
 
 pub(super) fn score_to_tt(score: i32, ply: usize) -> i32 {
@@ -72,6 +78,22 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             excluded: Vec::new(),
             root_moves: Vec::new(),
+            noise_cp: job.level.noise_cp,
+            seed: job.seed,
+            naive_covers: job.level.naive_covers,
+        }
+    }
+
+    /// The static evaluation as this search's strength sees it: the evaluation, with a
+    /// weaker level's misjudgement of covers and its noise (a fixed function of the position
+    /// and the seed).
+    #[inline]
+    pub(super) fn evaluate(&self, position: &Position) -> i32 {
+        let score = evaluate_with(position, self.naive_covers);
+        if self.noise_cp == 0 {
+            score
+        } else {
+            score + super::level::noise(position.hash(), self.seed, self.noise_cp)
         }
     }
 
