@@ -103,10 +103,10 @@ impl Default for LevelTable {
             };
         LevelTable {
             levels: [
-                level(Some(1), Some(400), Some(20), Some(1), 150, 6, 150, true, 800.0),
-                level(Some(2), Some(3_000), Some(50), Some(1), 80, 4, 80, true, 1100.0),
-                level(Some(4), Some(30_000), Some(200), Some(4), 40, 3, 30, false, 1400.0),
-                level(Some(7), Some(300_000), Some(1_000), Some(8), 15, 2, 10, false, 1700.0),
+                level(Some(2), Some(200), Some(10), Some(1), 150, 6, 150, true, 800.0),
+                level(None, Some(1_500), Some(25), Some(1), 70, 4, 70, true, 1100.0),
+                level(None, Some(8_000), Some(60), Some(2), 30, 3, 25, false, 1400.0),
+                level(None, Some(40_000), Some(150), Some(4), 10, 2, 8, false, 1700.0),
                 LevelParams {
                     elo: Some(2000.0),
                     ..LevelParams::FULL
@@ -350,8 +350,8 @@ mod tests {
             ..Limits::default()
         };
         apply(&params, &mut limits);
-        assert_eq!(limits.depth, Some(2));
-        assert_eq!(limits.nodes, Some(3_000));
+        assert_eq!(limits.depth, Some(9));
+        assert_eq!(limits.nodes, Some(1_500));
         assert_eq!(limits.movetime, Some(Duration::from_millis(10)));
     }
 
