@@ -103,10 +103,10 @@ impl Default for LevelTable {
             };
         LevelTable {
             levels: [
-                level(Some(2), Some(200), Some(10), Some(1), 150, 6, 150, true, 800.0),
-                level(None, Some(1_500), Some(25), Some(1), 70, 4, 70, true, 1100.0),
-                level(None, Some(8_000), Some(60), Some(2), 30, 3, 25, false, 1400.0),
-                level(None, Some(40_000), Some(150), Some(4), 10, 2, 8, false, 1700.0),
+                level(None, Some(100), Some(10), Some(1), 200, 8, 250, true, 1000.0),
+                level(None, Some(1_000), Some(25), Some(1), 90, 5, 100, true, 1250.0),
+                level(None, Some(4_000), Some(60), Some(2), 40, 3, 35, false, 1500.0),
+                level(None, Some(15_000), Some(150), Some(4), 20, 2, 15, false, 1750.0),
                 LevelParams {
                     elo: Some(2000.0),
                     ..LevelParams::FULL
@@ -319,7 +319,7 @@ mod tests {
             .0
             .contains("5 levels"));
         let mut text = LevelTable::default().to_toml();
-        text = text.replacen("candidates = 6", "candidates = 0", 1);
+        text = text.replacen("candidates = 8", "candidates = 0", 1);
         assert!(LevelTable::parse(&text).unwrap_err().0.contains("level 1"));
         assert!(LevelTable::parse("[[level]]\nspeed = 3\n").is_err());
         assert!(LevelTable::parse("{\"level\": 3}").is_err());
@@ -351,7 +351,7 @@ mod tests {
         };
         apply(&params, &mut limits);
         assert_eq!(limits.depth, Some(9));
-        assert_eq!(limits.nodes, Some(1_500));
+        assert_eq!(limits.nodes, Some(1_000));
         assert_eq!(limits.movetime, Some(Duration::from_millis(10)));
     }
 
