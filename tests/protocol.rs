@@ -325,8 +325,10 @@ fn uci_handshake_lists_the_options() {
         ("Seed", "spin default 0 min 0 max 2147483647"),
         ("UCI_LimitStrength", "check default false"),
         ("LevelsFile", "string default <empty>"),
-        ("UCI_Elo", "spin default 2000 min 800 max 2000"),
     ];
+    let (low, high) = veil::search::level::LevelTable::default().elo_range();
+    let elo_spec = format!("spin default {} min {} max {}", high as u32, low as u32, high as u32);
+    let expected: Vec<(&str, &str)> = expected.into_iter().chain([("UCI_Elo", elo_spec.as_str())]).collect();
     for (name, spec) in expected {
         let found = declared.iter().find(|(n, _)| n == name);
         assert_eq!(
