@@ -329,7 +329,7 @@ fn uci_handshake_lists_the_options() {
     let (low, high) = veil::search::level::LevelTable::default().elo_range();
     let elo_spec = format!("spin default {} min {} max {}", high as u32, low as u32, high as u32);
     let expected: Vec<(&str, &str)> = expected.into_iter().chain([("UCI_Elo", elo_spec.as_str())]).collect();
-    for (name, spec) in expected {
+    for &(name, spec) in &expected {
         let found = declared.iter().find(|(n, _)| n == name);
         assert_eq!(
             found.map(|(_, s)| s.as_str()),
