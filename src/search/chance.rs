@@ -24,13 +24,15 @@ use crate::rules::{Move, Position, Role};
 
 /// Outcome scores beyond this many centipawns count as this much in the mean.
 const MEAN_BOUND: i64 = 3_000;
+/// Most plies an unlikely outcome's search loses.
+const MAX_OUTCOME_REDUCTION: i32 = 3;
 /// Star2 probes from this remaining depth on (below it a probe costs what it saves).
 const PROBE_DEPTH: i32 = 2;
 
 /// Plies taken off an outcome's depth: floor(log2(total / count)), at most 3.
 fn reduction(count: i64, total: i64) -> i32 {
     let mut reduction = 0;
-    while reduction < 3 && count << (reduction + 1) <= total {
+    while reduction < MAX_OUTCOME_REDUCTION && count << (reduction + 1) <= total {
         reduction += 1;
     }
     reduction
