@@ -85,3 +85,33 @@ fn searchmoves_restricts_the_root() {
 fn bench_signature_is_deterministic() {
     assert_eq!(bench::bench(3).0, bench::bench(3).0);
 }
+
+/// Star1 windows and Star2 probes at chance nodes only skip work: with the selective parts
+/// of the search off, every covered bench position gets the same root value as with plain
+/// full-window expectimax, in fewer nodes.
+#[test]
+fn star_pruning_keeps_the_expectimax_value() {
+    use veil::search::{verify::root_value, SearchConfig};
+    let exact = |chance_windows, star2| SearchConfig {
+        chance_windows,
+        star2,
+        selective: false,
+    };
+    let (mut full_nodes, mut star1_nodes, mut star2_nodes) = (0, 0, 0);
+    for fen in bench::BENCH_FENS
+        .iter()
+        .filter(|fen| fen.contains('x') || fen.contains('X'))
+    {
+        let position = Position::from_fen(fen).unwrap();
+        let (full, nodes) = root_value(&position, 3, exact(false, false));
+        full_nodes += nodes;
+        let (star1, nodes) = root_value(&position, 3, exact(true, false));
+        star1_nodes += nodes;
+        let (star2, nodes) = root_value(&position, 3, exact(true, true));
+        star2_nodes += nodes;
+        assert_eq!(star1, full, "Star1 on {fen}");
+        assert_eq!(star2, full, "Star2 on {fen}");
+    }
+    eprintln!("nodes: full-window {full_nodes}, Star1 {star1_nodes}, Star1+Star2 {star2_nodes}");
+    assert!(star2_nodes < full_nodes);
+}

@@ -82,6 +82,7 @@ impl Worker<'_> {
         self.seldepth = self.seldepth.max(ply);
         let pv_node = beta - alpha > 1;
         let root = ply == 0;
+        let selective = self.shared.config.selective;
         if !root {
             if self.is_draw(position) {
                 return 0;
@@ -100,7 +101,7 @@ impl Worker<'_> {
         let entry = self.shared.tt.probe(key);
         let hash_move = entry.and_then(|e| e.best_move);
         if let Some(entry) = entry {
-            if !root && !pv_node && entry.depth >= depth {
+            if !root && !pv_node && entry.depth >= depth && selective {
                 let score = score_from_tt(entry.score, ply);
                 match entry.bound {
                     Bound::Exact => return score,
@@ -132,7 +133,7 @@ impl Worker<'_> {
             self.history.killers[ply + 2] = [None; 2];
         }
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && selective {
             if depth <= RFP_DEPTH && eval.abs() < MATE_BOUND && eval - RFP_MARGIN * (depth - improving as i32) >= beta {
                 return eval;
             }
@@ -164,7 +165,7 @@ impl Worker<'_> {
         if in_check {
             depth += 1;
         }
-        if depth >= IIR_DEPTH && hash_move.is_none() {
+        if depth >= IIR_DEPTH && hash_move.is_none() && selective {
             depth -= 1;
         }
 
@@ -202,7 +203,7 @@ impl Worker<'_> {
             let capture = position.is_capture(m);
             let quiet = !capture && m.promotion_role().is_none();
             let check = quiet && gives_check(position, m);
-            if !root && best_score > -MATE_BOUND {
+            if !root && best_score > -MATE_BOUND && selective {
                 if quiet && !check {
                     let limit = (LMP_BASE + depth * depth) / if improving { 1 } else { 2 };
                     if depth <= LMP_DEPTH && quiet_count as i32 >= limit {
@@ -225,7 +226,7 @@ impl Worker<'_> {
                 score = self.search_move(position, m, new_depth, alpha, beta, ply);
             } else {
                 let mut reduction = 0;
-                if depth >= LMR_DEPTH && quiet {
+                if depth >= LMR_DEPTH && quiet && selective {
                     reduction = lmr_reduction(depth, move_count);
                     if pv_node {
                         reduction -= 1;

@@ -18,6 +18,7 @@ mod quiescence;
 pub mod see;
 mod time;
 pub mod tt;
+pub mod verify;
 mod weights;
 mod worker;
 
@@ -178,8 +179,32 @@ impl SearchControl {
     }
 }
 
+/// Which parts of the search are on. Every search plays with all of them; verification
+/// turns some off to compare the pruned search with the plain one.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchConfig {
+    /// Star1 windows at chance nodes (off: every outcome with a full window).
+    pub chance_windows: bool,
+    /// Star2 probing at chance nodes (needs `chance_windows`).
+    pub star2: bool,
+    /// Hash cutoffs, pruning, reductions, aspiration windows: everything that makes a
+    /// value depend on the window or on earlier searches.
+    pub selective: bool,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            chance_windows: true,
+            star2: true,
+            selective: true,
+        }
+    }
+}
+
 /// Shared state of one running search.
 pub(crate) struct Shared<'a> {
+    pub config: SearchConfig,
     pub control: &'a SearchControl,
     pub tt: &'a TranspositionTable,
     pub start: Instant,
@@ -241,6 +266,7 @@ pub fn run(
     let mut limits = job.limits.clone();
     level::apply(&job.level, &mut limits);
     let shared = Shared {
+        config: SearchConfig::default(),
         control,
         tt,
         start,

@@ -39,7 +39,8 @@ impl Worker<'_> {
             return self.evaluate(position);
         }
         let pv_node = beta - alpha > 1;
-        if !pv_node {
+        let selective = self.shared.config.selective;
+        if !pv_node && selective {
             if let Some(entry) = self.shared.tt.probe(position.hash()) {
                 let score = score_from_tt(entry.score, ply);
                 let usable = match entry.bound {
@@ -77,7 +78,7 @@ impl Worker<'_> {
                 if !(position.is_capture(m) || promotion) || (qdepth < 0 && position.is_reveal(m)) {
                     return false;
                 }
-                if !promotion && stand_pat + victim_value(position, m) + DELTA_MARGIN <= alpha {
+                if selective && !promotion && stand_pat + victim_value(position, m) + DELTA_MARGIN <= alpha {
                     return false;
                 }
                 see_ge(position, m, 0)

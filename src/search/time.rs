@@ -31,9 +31,12 @@ impl TimeBudget {
         let Some(left) = limits.time_left else {
             return TimeBudget { soft: None, hard: None };
         };
-        // Keep a reserve against scheduling and pipe delays the overhead does not cover.
+        // Keep a reserve against scheduling and pipe delays the overhead does not cover: a
+        // share of the clock, and a cushion (up to 200 ms) the clock should not fall into,
+        // since a loaded machine can stall a process longer than any one move's budget.
         let left = left.saturating_sub(move_overhead);
-        let left = left.saturating_sub((left / 16).min(Duration::from_millis(100)));
+        let reserve = (left / 16).min(Duration::from_millis(100)) + (left / 2).min(Duration::from_millis(200));
+        let left = left.saturating_sub(reserve);
         let moves_to_go = limits.moves_to_go.unwrap_or(30).clamp(1, 50);
         let increment = limits.increment;
         let base = left / moves_to_go + increment * 3 / 4;

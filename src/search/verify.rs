@@ -1,0 +1,43 @@
+//! Verification searches: the root value of a position at a fixed depth under a chosen
+//! [`SearchConfig`], with its node count. With `selective` off the value depends only on
+//! the game tree, so Star1/Star2 chance nodes must give exactly the value of full-window
+//! expectimax, and the node counts show what the pruning saves.
+
+use super::worker::Worker;
+use super::{Limits, SearchConfig, SearchControl, SearchJob, Shared, TimeBudget, TranspositionTable, INFINITY};
+use crate::rules::Position;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// The root value of `position` after iterative deepening to `depth`, and the nodes it took.
+pub fn root_value(position: &Position, depth: u32, config: SearchConfig) -> (i32, u64) {
+    let tt = TranspositionTable::new(16);
+    let control = SearchControl::new();
+    let shared = Shared {
+        config,
+        control: &control,
+        tt: &tt,
+        start: Instant::now(),
+        budget: TimeBudget { soft: None, hard: None },
+        node_limit: None,
+        abort: AtomicBool::new(false),
+    };
+    let job = SearchJob {
+        position: position.clone(),
+        history: Vec::new(),
+        limits: Limits::default(),
+        multipv: 1,
+        threads: 1,
+        move_overhead: Duration::ZERO,
+        level: 5,
+        seed: 0,
+    };
+    let mut worker = Worker::new(&job, &shared, 0);
+    worker.root_moves = position.legal_moves().iter().copied().collect();
+    let mut score = 0;
+    for d in 1..=depth.max(1) {
+        score = worker.negamax(position, d as i32, -INFINITY, INFINITY, 0);
+    }
+    worker.flush_nodes();
+    (score, control.nodes())
+}
