@@ -29,7 +29,7 @@ pub fn root_value(position: &Position, depth: u32, config: SearchConfig) -> (i32
         multipv: 1,
         threads: 1,
         move_overhead: Duration::ZERO,
-        level: 5,
+        level: super::level::LevelParams::FULL,
         seed: 0,
     };
     let mut worker = Worker::new(&job, &shared, 0);
