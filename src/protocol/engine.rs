@@ -2,9 +2,10 @@
 //! the transposition table, and the search running on its own thread while the input
 //! thread keeps reading.
 
-use super::command::{self, Command, GoParams, Start};
+use super::command::{self, Command, CommandError, GoParams, Start};
 use super::display;
-use super::options::{OptionEffect, Options, Variant, DECLARATIONS};
+use super::options::{OptionEffect, Options, DECLARATIONS};
+use super::position::{read_position, start_position};
 use crate::rules::{Color, Move, MoveStatus, Position};
 use crate::search::{self, Limits, Report, Score, ScoreBound, SearchControl, SearchJob, TranspositionTable};
 use crate::tools::perft::divide_lines;
@@ -68,13 +69,6 @@ pub struct Engine {
     control: Arc<SearchControl>,
     search: Option<JoinHandle<()>>,
     debug: bool,
-}
-
-fn start_position(variant: Variant) -> Position {
-    match variant {
-        Variant::Chess => Position::standard_start(),
-        Variant::Covered => Position::covered_start(),
-    }
 }
 
 /// A time from the GUI in milliseconds; negative counts as 0, and anything beyond a year
@@ -145,6 +139,12 @@ impl Engine {
             Err(error) => self.out.error(error),
         }
         true
+    }
+
+    /// Answers an input line that was longer than the bound and skipped
+    /// ([`super::limits::MAX_LINE_BYTES`]): one error line, nothing else.
+    pub fn handle_overlong_line(&mut self, bytes: usize) {
+        self.out.error(CommandError::LineTooLong { bytes });
     }
 
     /// Stops any search (its bestmove is still printed) and waits for it.
@@ -232,32 +232,13 @@ impl Engine {
 
     /// Applies a `position` command; on any error the previous position stays.
     fn set_position(&mut self, start: Start, moves: &[String]) {
-        let mut position = match start {
-            Start::StartPos => start_position(self.options.variant),
-            Start::Fen(fen) => match Position::from_fen(&fen) {
-                Ok(position) => position,
-                Err(error) => {
-                    self.out.error(format!("invalid FEN '{fen}': {error}"));
-                    return;
-                }
-            },
-        };
-        let mut history = Vec::with_capacity(moves.len());
-        for (index, text) in moves.iter().enumerate() {
-            match position.parse_played_move(text) {
-                Ok((m, reveal)) => {
-                    history.push(position.hash());
-                    position.play_mut(m, reveal);
-                }
-                Err(error) => {
-                    self.out
-                        .error(format!("move {}: {error}; position unchanged", index + 1));
-                    return;
-                }
+        match read_position(&start, moves, self.options.variant) {
+            Ok(game) => {
+                self.position = game.position;
+                self.history = game.history;
             }
+            Err(error) => self.out.error(error),
         }
-        self.position = position;
-        self.history = history;
     }
 
     fn limits(&mut self, params: &GoParams) -> Limits {
