@@ -75,3 +75,22 @@ fn the_slow_model_agrees_with_the_engine_on_the_start_positions() {
         checks::check_position(&position, true);
     }
 }
+
+/// Found by the rules target: a position played on from a FEN with its clocks near their
+/// bounds had a FEN that did not read back (`... 10001 100000`). Play now stops both clocks
+/// at the bounds.
+#[test]
+fn clocks_stop_at_the_fen_bounds() {
+    use veil::rules::{Position, MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
+    let mut position = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 9999 99999").expect("valid");
+    for text in ["a1b1", "a8b8", "b1a1", "b8a8"] {
+        let (m, reveal) = position.parse_played_move(text).expect("legal");
+        position.play_mut(m, reveal);
+        let fen = position.to_fen();
+        let again = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert_eq!(again.to_fen(), fen);
+    }
+    assert_eq!(position.halfmove_clock(), MAX_HALFMOVE_CLOCK);
+    assert_eq!(position.fullmove_number(), MAX_FULLMOVE_NUMBER);
+    checks::check_position(&position, true);
+}

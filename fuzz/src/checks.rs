@@ -14,7 +14,7 @@ use veil::protocol::position::read_position;
 use veil::rules::perft::{divide, perft};
 use veil::rules::{
     Castling, CastlingRights, Color, Move, MoveError, MoveKind, MoveStatus, Piece, Position, Role, Square, UciMove,
-    COVERED_START_FEN, STANDARD_START_FEN,
+    COVERED_START_FEN, MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK, STANDARD_START_FEN,
 };
 
 /// Positions the move and rules targets start from (picked by the input's first byte).
@@ -186,10 +186,15 @@ pub fn check_play(before: &Position, m: Move, reveal: Option<Role>, after: &Posi
     assert_eq!(*after.pool(us), pool, "mover's pool: {context}");
     assert_eq!(after.pool(!us), before.pool(!us), "other pool: {context}");
     assert_eq!(after.side_to_move(), !us, "side to move: {context}");
-    let fullmove = before.fullmove_number() + u32::from(us == Color::Black);
+    // Both clocks stop at the largest values a FEN holds.
+    let fullmove = (before.fullmove_number() + u32::from(us == Color::Black)).min(MAX_FULLMOVE_NUMBER);
     assert_eq!(after.fullmove_number(), fullmove, "fullmove number: {context}");
     let resets = captured || reveal.is_some() || role_after == Role::Pawn && !castling;
-    let halfmove = if resets { 0 } else { before.halfmove_clock() + 1 };
+    let halfmove = if resets {
+        0
+    } else {
+        (before.halfmove_clock() + 1).min(MAX_HALFMOVE_CLOCK)
+    };
     assert_eq!(after.halfmove_clock(), halfmove, "halfmove clock: {context}");
 
     let mut rights = CastlingRights::NONE;
