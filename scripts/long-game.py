@@ -18,16 +18,19 @@ BINARY defaults to target/release/veil (build it with `cargo build --release`).
    `go <GO>` follows each position, and its `bestmove` must be one of the ply's legal moves.
    VmRSS (from /proc/PID/status) is read after every 100 plies.
 
-It prints, for each game, the mean time of `position` over its first and last 100 plies
-and the RSS at its end, then the first game against the last. The exit status is 1 if a
-bestmove was not legal, the engine died or printed an error, or the RSS of the last game
-ended more than 10% (and 4 MiB) above that of the first.
+It prints, for each game, the median time of `position` over its first and last 100 plies
+(replaying n moves takes time in proportion to n, so the last are slower), the slowest, and
+the RSS at its start and end; then the first game against the last. The exit status is 1 if
+a bestmove was not legal, the engine died or printed an error, or the peak RSS of the second
+half of the games is more than 10% (and 4 MiB) above that of the first half: memory may move
+about as the allocator reuses its heap, but must not grow with the session.
 """
 
 import argparse
 import os
 import queue
 import random
+import statistics
 import subprocess
 import sys
 import threading
@@ -204,8 +207,8 @@ def session(binary, played, go):
                     failures += 1
             if ply % 100 == 0:
                 rss.append(engine.rss_kib())
-        first = 1000 * sum(times[:100]) / len(times[:100])
-        last = 1000 * sum(times[-100:]) / len(times[-100:])
+        first = 1000 * statistics.median(times[:100])
+        last = 1000 * statistics.median(times[-100:])
         report.append((first, last, max(times) * 1000, rss))
         print(f"game {game + 1}: position {first:.2f} ms (plies 1-100) -> {last:.2f} ms "
               f"(last 100), max {max(times) * 1000:.2f} ms; RSS {rss[0]} -> {rss[-1]} KiB",
@@ -234,9 +237,12 @@ def main():
     (first_a, first_b, _, first_rss), (last_a, last_b, _, last_rss) = report[0], report[-1]
     print(f"first game: position {first_a:.2f} -> {first_b:.2f} ms, RSS {first_rss[-1]} KiB")
     print(f"last game:  position {last_a:.2f} -> {last_b:.2f} ms, RSS {last_rss[-1]} KiB")
-    growth = last_rss[-1] - first_rss[-1]
-    if growth > max(4096, first_rss[-1] // 10):
-        print(f"RSS grew by {growth} KiB")
+    half = len(report) // 2
+    early = max(max(rss) for *_, rss in report[:max(half, 1)])
+    late = max(max(rss) for *_, rss in report[half:])
+    print(f"peak RSS: {early} KiB in the first half of the games, {late} KiB in the second")
+    if late - early > max(4096, early // 10):
+        print(f"RSS grew by {late - early} KiB")
         failures += 1
     print("OK" if failures == 0 else f"{failures} failures")
     sys.exit(1 if failures else 0)
