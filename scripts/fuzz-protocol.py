@@ -73,6 +73,13 @@ GO_NUMBERS = {"wtime": (True, 64), "btime": (True, 64), "winc": (True, 64), "bin
 SPIN_OPTIONS = {"hash": (1, 16384), "threads": (1, 64), "multipv": (1, 256),
                 "move overhead": (0, 5000), "level": (1, 5), "seed": (0, 2147483647)}
 
+# The engine's bounds (protocol.md, "Limits"; src/protocol/limits.rs).
+MAX_LINE_BYTES = 256 * 1024
+MAX_POSITION_MOVES = 10_000
+MAX_GO_DEPTH = 100
+MAX_PERFT_DEPTH = 100
+MAX_BENCH_DEPTH = 6
+
 # Limits on what the fuzzer sends (see the module docstring).
 MAX_PERFT = 3
 MAX_BENCH = 2
@@ -127,6 +134,8 @@ class Parsed:
 
 def parse_line(data):
     """Mirrors the engine's handle_line / command::parse / Options::set for one input line."""
+    if len(data) > MAX_LINE_BYTES:
+        return Parsed("bad", (1, 1))
     text = data.decode("utf-8", "replace")
     tokens = rust_split(text)
     if not tokens:
@@ -143,7 +152,9 @@ def parse_line(data):
         if not args:
             return Parsed("bench", depth=None)
         depth = rust_int(args[0], False, 32)
-        return Parsed("bad", (1, 1)) if depth is None else Parsed("bench", depth=depth)
+        if depth is None or depth > MAX_BENCH_DEPTH:
+            return Parsed("bad", (1, 1))
+        return Parsed("bench", depth=depth)
     if command == "setoption":
         return parse_setoption(args)
     if command == "position":
@@ -187,6 +198,8 @@ def parse_position(args):
     moves_at = args.index("moves") if "moves" in args else None
     head = args[:moves_at if moves_at is not None else len(args)]
     moves = args[moves_at + 1:] if moves_at is not None else []
+    if len(moves) > MAX_POSITION_MOVES:
+        return Parsed("bad", (1, 1))
     if head[:1] == ["startpos"]:
         if len(head) > 1:
             return Parsed("bad", (1, 1))
@@ -207,6 +220,8 @@ def parse_go(args):
             ok = number is not None
             if ok and keyword == "perft":
                 perft = number
+            if ok and keyword == "depth" and number > MAX_GO_DEPTH:
+                ok = False  # searched to the bound, with one error line
         elif keyword in ("infinite", "ponder"):
             takes_value = False
         elif keyword == "searchmoves":
@@ -222,6 +237,8 @@ def parse_go(args):
             skip = takes_value and value is not None and value not in GO_KEYWORDS
             i += 2 if skip else 1
             problems += 1
+    if perft is not None and perft > MAX_PERFT_DEPTH:
+        return Parsed("bad", (1, 1))
     if perft is not None:
         return Parsed("perft", (problems, problems), depth=perft)
     return Parsed("go", (problems, problems + len(searchmoves)), searchmoves=searchmoves)

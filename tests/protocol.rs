@@ -6,7 +6,8 @@
 //! `position startpos moves ...` with reveal suffixes (checked against the rules library at
 //! every ply), `go perft`, the `d` display, malformed input of every kind (one error line
 //! each, nothing changed), exactly one `bestmove` per `go` under every kind of limit, pondering,
-//! `stop` latency, and a clean exit on `quit` or end of input, even mid-search.
+//! `stop` latency, a clean exit on `quit` or end of input, even mid-search, and the resource
+//! bounds (an overlong line, too many moves, option ranges, the deepest go, perft and bench).
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -15,6 +16,9 @@ use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
+use veil::protocol::limits::{
+    HASH_MB, MAX_BENCH_DEPTH, MAX_GO_DEPTH, MAX_LINE_BYTES, MAX_PERFT_DEPTH, MAX_POSITION_MOVES, THREADS,
+};
 use veil::rules::{Game, Move, Position, Role, COVERED_START_FEN, STANDARD_START_FEN};
 
 /// The longest any single wait may take.
@@ -1222,4 +1226,166 @@ fn levels_files_replace_the_table_and_bad_ones_are_refused() {
     engine.send("go nodes 5000");
     let lines = engine.read_until(WAIT, |l| l.starts_with("bestmove"));
     assert!(errors(&lines).is_empty(), "{lines:?}");
+}
+
+// ----- resource bounds (protocol.md, "Limits") ---------------------------------------------
+
+/// Sends a line and checks that it printed exactly one error containing `needle`, and
+/// nothing else within a short while (no search, perft or bench started).
+fn refused(engine: &mut Engine, line: &[u8], needle: &str) {
+    let mut bytes = line.to_vec();
+    bytes.push(b'\n');
+    engine.send_bytes(&bytes);
+    let mut answer = engine.sync();
+    answer.extend(engine.quiet(Duration::from_millis(200)));
+    let shown: String = String::from_utf8_lossy(line).chars().take(60).collect();
+    assert_eq!(
+        answer.len(),
+        1,
+        "{}",
+        engine.failure(&format!("{shown:?} printed {answer:?}"))
+    );
+    assert!(answer[0].starts_with("info string error: "), "{shown:?}: {answer:?}");
+    assert!(
+        answer[0].contains(needle),
+        "{shown:?}: {:?} lacks {needle:?}",
+        answer[0]
+    );
+}
+
+/// `line` padded with spaces to exactly `length` bytes.
+fn padded(line: &str, length: usize) -> Vec<u8> {
+    let mut bytes = line.as_bytes().to_vec();
+    assert!(bytes.len() <= length);
+    bytes.resize(length, b' ');
+    bytes
+}
+
+#[test]
+fn a_line_beyond_the_length_bound_is_refused_unread() {
+    let mut engine = Engine::covered();
+    engine.ok(&format!("position startpos moves {COVERED_MIDGAME_MOVES}"));
+    let fen = engine.fen();
+    let over = padded("position startpos", MAX_LINE_BYTES + 1);
+    refused(&mut engine, &over, &format!("line of {} bytes", MAX_LINE_BYTES + 1));
+    assert_eq!(engine.fen(), fen);
+    // Ten megabytes with no line ending in sight: still one error, and nothing kept.
+    let huge = vec![b'a'; 10 << 20];
+    refused(&mut engine, &huge, "longer than the limit");
+    assert_eq!(engine.fen(), fen);
+    // A line of exactly the bound is read.
+    engine.ok(std::str::from_utf8(&padded("position startpos", MAX_LINE_BYTES)).unwrap());
+    assert_eq!(engine.fen(), COVERED_START_FEN);
+    // An overlong last line without a line ending: one error, then a clean exit.
+    engine.send_bytes(&padded("isready", MAX_LINE_BYTES + 100));
+    engine.close_stdin();
+    let rest = engine.read_until(WAIT, |l| l.starts_with("info string error: "));
+    assert_eq!(rest.len(), 1, "{rest:?}");
+    assert!(engine.wait_exit(WAIT).success());
+}
+
+/// Knight moves out and back: `count` legal plain-chess moves from the start position.
+fn knight_shuffle(count: usize) -> String {
+    let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    (0..count).map(|i| cycle[i % 4]).collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn a_position_beyond_the_move_bound_is_refused() {
+    let mut engine = Engine::spawn();
+    engine.ok("position startpos moves e2e4");
+    let fen = engine.fen();
+    let line = format!("position startpos moves {}", knight_shuffle(MAX_POSITION_MOVES + 1));
+    refused(
+        &mut engine,
+        line.as_bytes(),
+        &format!("lists {} moves", MAX_POSITION_MOVES + 1),
+    );
+    assert_eq!(engine.fen(), fen);
+    let started = Instant::now();
+    engine.ok(&format!(
+        "position startpos moves {}",
+        knight_shuffle(MAX_POSITION_MOVES)
+    ));
+    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    let expected = format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - {MAX_POSITION_MOVES} 5001");
+    assert_eq!(engine.fen(), expected);
+    let lines = engine.go("go depth 2");
+    assert_legal(&Position::standard_start(), &bestmove_of(&lines));
+}
+
+#[test]
+fn hash_and_threads_ranges_are_declared_and_enforced() {
+    let mut engine = Engine::spawn();
+    engine.send("uci");
+    let lines = engine.read_until(WAIT, |l| l == "uciok");
+    for (name, (min, max)) in [("Hash", HASH_MB), ("Threads", THREADS)] {
+        let declaration = lines
+            .iter()
+            .find(|l| l.starts_with(&format!("option name {name} type spin")))
+            .expect("the option is declared");
+        assert!(declaration.ends_with(&format!(" min {min} max {max}")), "{declaration}");
+        for value in [min - 1, max + 1, i64::MAX] {
+            refused(
+                &mut engine,
+                format!("setoption name {name} value {value}").as_bytes(),
+                &format!("outside {min}..{max}"),
+            );
+        }
+        engine.ok(&format!("setoption name {name} value {min}"));
+    }
+    let lines = engine.go("go depth 3");
+    assert_legal(&Position::standard_start(), &bestmove_of(&lines));
+}
+
+#[test]
+fn go_depth_beyond_the_bound_searches_to_the_bound() {
+    let mut engine = Engine::spawn();
+    let lines = engine.go(&format!("go depth {} nodes 3000", MAX_GO_DEPTH + 1));
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(
+        errors(&lines)[0].contains(&format!("searching to depth {MAX_GO_DEPTH}")),
+        "{lines:?}"
+    );
+    assert_legal(&Position::standard_start(), &bestmove_of(&lines));
+    let lines = engine.go(&format!("go depth {MAX_GO_DEPTH} nodes 3000"));
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+}
+
+#[test]
+fn go_perft_and_bench_beyond_their_bounds_are_refused() {
+    let mut engine = Engine::covered();
+    engine.ok(&format!("position startpos moves {COVERED_MIDGAME_MOVES}"));
+    let fen = engine.fen();
+    for depth in [MAX_PERFT_DEPTH + 1, 100_000, u32::MAX] {
+        refused(
+            &mut engine,
+            format!("go perft {depth}").as_bytes(),
+            "deeper than the limit",
+        );
+        refused(
+            &mut engine,
+            format!("go depth 1 perft {depth}").as_bytes(),
+            "deeper than the limit",
+        );
+    }
+    refused(
+        &mut engine,
+        format!("bench {}", MAX_BENCH_DEPTH + 1).as_bytes(),
+        "deeper than the limit",
+    );
+    assert_eq!(engine.fen(), fen);
+    // The deepest accepted perft runs, and stops on `stop`.
+    engine.send(&format!("go perft {MAX_PERFT_DEPTH}"));
+    engine.sync();
+    engine.send("stop");
+    let lines = engine.read_until(WAIT, |l| l.starts_with("Nodes searched:"));
+    assert!(lines.iter().all(|l| !l.starts_with("info string error")), "{lines:?}");
+    let lines = engine.go("go depth 2");
+    assert_legal(
+        &position_after(COVERED_START_FEN, COVERED_MIDGAME_MOVES),
+        &bestmove_of(&lines),
+    );
+    engine.send("quit");
+    assert!(engine.wait_exit(WAIT).success());
 }

@@ -1,6 +1,7 @@
 //! Protocol lines parsed into typed commands. Moves and FENs stay text here: they are read
 //! against the current position by the engine loop.
 
+use super::limits::{MAX_BENCH_DEPTH, MAX_GO_DEPTH, MAX_LINE_BYTES, MAX_PERFT_DEPTH, MAX_POSITION_MOVES};
 use std::fmt;
 
 /// Where a `position` command starts.
@@ -62,9 +63,36 @@ pub enum Command {
 pub enum CommandError {
     Empty,
     Unknown(String),
-    MissingArgument { command: &'static str, what: &'static str },
-    BadNumber { keyword: String, value: String },
-    UnexpectedToken { command: &'static str, token: String },
+    MissingArgument {
+        command: &'static str,
+        what: &'static str,
+    },
+    BadNumber {
+        keyword: String,
+        value: String,
+    },
+    UnexpectedToken {
+        command: &'static str,
+        token: String,
+    },
+    /// An input line longer than [`MAX_LINE_BYTES`]; it was skipped unread.
+    LineTooLong {
+        bytes: usize,
+    },
+    /// A `position` with more than [`MAX_POSITION_MOVES`] moves.
+    TooManyMoves {
+        count: usize,
+    },
+    /// `go depth` beyond [`MAX_GO_DEPTH`]: the search goes to that depth instead.
+    DepthAboveLimit {
+        depth: u32,
+    },
+    /// `go perft` or `bench` deeper than its bound: refused whole.
+    AboveLimit {
+        command: &'static str,
+        depth: u32,
+        max: u32,
+    },
 }
 
 impl fmt::Display for CommandError {
@@ -78,6 +106,23 @@ impl fmt::Display for CommandError {
             }
             CommandError::UnexpectedToken { command, token } => {
                 write!(f, "unexpected token '{token}' in '{command}'")
+            }
+            CommandError::LineTooLong { bytes } => {
+                write!(
+                    f,
+                    "line of {bytes} bytes is longer than the limit of {MAX_LINE_BYTES}; ignored"
+                )
+            }
+            CommandError::TooManyMoves { count } => write!(
+                f,
+                "'position' lists {count} moves, more than the limit of {MAX_POSITION_MOVES}; position unchanged"
+            ),
+            CommandError::DepthAboveLimit { depth } => write!(
+                f,
+                "'depth {depth}' is above the limit of {MAX_GO_DEPTH}; searching to depth {MAX_GO_DEPTH}"
+            ),
+            CommandError::AboveLimit { command, depth, max } => {
+                write!(f, "'{command} {depth}' is deeper than the limit of {max}; nothing done")
             }
         }
     }
@@ -152,11 +197,18 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         },
         "bench" => match args.first() {
             None => Ok(Command::Bench(None)),
-            Some(depth) => Ok(Command::Bench(Some(number("bench", Some(depth))?))),
+            Some(depth) => match number("bench", Some(depth))? {
+                depth if depth > MAX_BENCH_DEPTH => Err(CommandError::AboveLimit {
+                    command: "bench",
+                    depth,
+                    max: MAX_BENCH_DEPTH,
+                }),
+                depth => Ok(Command::Bench(Some(depth))),
+            },
         },
         "setoption" => parse_setoption(args),
         "position" => parse_position(args),
-        "go" => Ok(parse_go(args)),
+        "go" => parse_go(args),
         _ => Err(CommandError::Unknown(command.to_string())),
     }
 }
@@ -192,8 +244,13 @@ fn parse_setoption(args: &[&str]) -> Result<Command, CommandError> {
 fn parse_position(args: &[&str]) -> Result<Command, CommandError> {
     let moves_at = args.iter().position(|&t| t == "moves");
     let head = &args[..moves_at.unwrap_or(args.len())];
-    let moves: Vec<String> =
-        moves_at.map_or_else(Vec::new, |at| args[at + 1..].iter().map(|s| s.to_string()).collect());
+    let move_tokens = moves_at.map_or(&[][..], |at| &args[at + 1..]);
+    if move_tokens.len() > MAX_POSITION_MOVES {
+        return Err(CommandError::TooManyMoves {
+            count: move_tokens.len(),
+        });
+    }
+    let moves: Vec<String> = move_tokens.iter().map(|s| s.to_string()).collect();
     let start = match head.first() {
         Some(&"startpos") => {
             if let Some(extra) = head.get(1) {
@@ -229,7 +286,9 @@ fn parse_position(args: &[&str]) -> Result<Command, CommandError> {
     Ok(Command::Position { start, moves })
 }
 
-fn parse_go(args: &[&str]) -> Command {
+/// `go`: bad tokens become problems (the search still runs), except a `perft` deeper than
+/// its bound, which refuses the whole line.
+fn parse_go(args: &[&str]) -> Result<Command, CommandError> {
     let mut params = GoParams::default();
     let mut problems = Vec::new();
     let mut i = 0;
@@ -243,7 +302,14 @@ fn parse_go(args: &[&str]) -> Command {
             "winc" => number(keyword, value).map(|v| params.winc = Some(v)),
             "binc" => number(keyword, value).map(|v| params.binc = Some(v)),
             "movestogo" => number(keyword, value).map(|v| params.movestogo = Some(v)),
-            "depth" => number(keyword, value).map(|v| params.depth = Some(v)),
+            "depth" => number(keyword, value).and_then(|depth: u32| {
+                params.depth = Some(depth.min(MAX_GO_DEPTH));
+                if depth > MAX_GO_DEPTH {
+                    Err(CommandError::DepthAboveLimit { depth })
+                } else {
+                    Ok(())
+                }
+            }),
             "nodes" => number(keyword, value).map(|v| params.nodes = Some(v)),
             "mate" => number(keyword, value).map(|v| params.mate = Some(v)),
             "movetime" => number(keyword, value).map(|v| params.movetime = Some(v)),
@@ -287,5 +353,12 @@ fn parse_go(args: &[&str]) -> Command {
             }
         }
     }
-    Command::Go { params, problems }
+    match params.perft {
+        Some(depth) if depth > MAX_PERFT_DEPTH => Err(CommandError::AboveLimit {
+            command: "go perft",
+            depth,
+            max: MAX_PERFT_DEPTH,
+        }),
+        _ => Ok(Command::Go { params, problems }),
+    }
 }

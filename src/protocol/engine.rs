@@ -2,9 +2,10 @@
 //! the transposition table, and the search running on its own thread while the input
 //! thread keeps reading.
 
-use super::command::{self, Command, GoParams, Start};
+use super::command::{self, Command, CommandError, GoParams, Start};
 use super::display;
-use super::options::{elo_declaration, OptionEffect, Options, Variant, DECLARATIONS};
+use super::options::{elo_declaration, OptionEffect, Options, DECLARATIONS};
+use super::position::{read_position, start_position};
 use crate::rules::{Color, Move, MoveStatus, Position};
 use crate::search::{self, Limits, Report, Score, ScoreBound, SearchControl, SearchJob, TranspositionTable};
 use crate::tools::perft::divide_lines;
@@ -13,6 +14,11 @@ use std::io::Write;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
+
+/// The largest hash table `ucinewgame` and `Clear Hash` clear in place rather than replace
+/// (see [`Engine::clear_hash`]): the size up to which the system allocator (glibc's largest
+/// dynamic mmap threshold) may serve a table from its heap.
+const CLEAR_IN_PLACE_MAX_MB: usize = 32;
 
 /// Longest error message printed whole.
 const MAX_ERROR_LENGTH: usize = 400;
@@ -68,13 +74,6 @@ pub struct Engine {
     control: Arc<SearchControl>,
     search: Option<JoinHandle<()>>,
     debug: bool,
-}
-
-fn start_position(variant: Variant) -> Position {
-    match variant {
-        Variant::Chess => Position::standard_start(),
-        Variant::Covered => Position::covered_start(),
-    }
 }
 
 /// A time from the GUI in milliseconds; negative counts as 0, and anything beyond a year
@@ -145,6 +144,12 @@ impl Engine {
             Err(error) => self.out.error(error),
         }
         true
+    }
+
+    /// Answers an input line that was longer than the bound and skipped
+    /// ([`super::limits::MAX_LINE_BYTES`]): one error line, nothing else.
+    pub fn handle_overlong_line(&mut self, bytes: usize) {
+        self.out.error(CommandError::LineTooLong { bytes });
     }
 
     /// Stops any search (its bestmove is still printed) and waits for it.
@@ -242,32 +247,13 @@ impl Engine {
 
     /// Applies a `position` command; on any error the previous position stays.
     fn set_position(&mut self, start: Start, moves: &[String]) {
-        let mut position = match start {
-            Start::StartPos => start_position(self.options.variant),
-            Start::Fen(fen) => match Position::from_fen(&fen) {
-                Ok(position) => position,
-                Err(error) => {
-                    self.out.error(format!("invalid FEN '{fen}': {error}"));
-                    return;
-                }
-            },
-        };
-        let mut history = Vec::with_capacity(moves.len());
-        for (index, text) in moves.iter().enumerate() {
-            match position.parse_played_move(text) {
-                Ok((m, reveal)) => {
-                    history.push(position.hash());
-                    position.play_mut(m, reveal);
-                }
-                Err(error) => {
-                    self.out
-                        .error(format!("move {}: {error}; position unchanged", index + 1));
-                    return;
-                }
+        match read_position(&start, moves, self.options.variant) {
+            Ok(game) => {
+                self.position = game.position;
+                self.history = game.history;
             }
+            Err(error) => self.out.error(error),
         }
-        self.position = position;
-        self.history = history;
     }
 
     fn limits(&mut self, params: &GoParams) -> Limits {
@@ -403,9 +389,19 @@ impl Engine {
         }
     }
 
-    /// Empties the hash table. A fresh zeroed table costs nothing until used, where clearing
-    /// a large one in place would touch all of its memory; a running search keeps its own.
+    /// Empties the hash table. A large one is replaced by a fresh zeroed table, which costs
+    /// nothing until used, where clearing it in place would touch all of its memory. A small
+    /// one, when no search holds it, is cleared in place (a few milliseconds): the allocator
+    /// serves tables that small from its heap once one has been freed, zeroing each by hand
+    /// anyway, and replacing them kept two or three resident at once (RSS swinging between
+    /// 20 and 53 MB over a session of 16 MiB tables, scripts/long-game.py). A running search
+    /// keeps its own table.
     fn clear_hash(&mut self) {
+        let held_by_search = Arc::strong_count(&self.tt) > 1;
+        if !held_by_search && self.options.hash_mb <= CLEAR_IN_PLACE_MAX_MB {
+            self.tt.clear();
+            return;
+        }
         match TranspositionTable::try_new(self.options.hash_mb) {
             Some(tt) => self.tt = Arc::new(tt),
             None => self.tt.clear(),

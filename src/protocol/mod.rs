@@ -4,24 +4,28 @@
 pub mod command;
 pub mod display;
 mod engine;
+pub mod input;
+pub mod limits;
 pub mod options;
+pub mod position;
 
 pub use engine::{Engine, Output};
 
-use std::io::{self, BufRead};
+use input::{InputLine, LineReader};
+use std::io;
 
-/// Runs the loop on stdin/stdout until `quit` or end of input.
+/// Runs the loop on stdin/stdout until `quit` or end of input. Lines longer than
+/// [`limits::MAX_LINE_BYTES`] are refused unread.
 pub fn run_stdio() {
     let mut engine = Engine::new(Output::stdout());
     let stdin = io::stdin();
-    let mut input = stdin.lock();
-    let mut buffer = Vec::new();
+    let mut input = LineReader::new(stdin.lock(), limits::MAX_LINE_BYTES);
     loop {
-        buffer.clear();
-        match input.read_until(b'\n', &mut buffer) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
-                let line = String::from_utf8_lossy(&buffer);
+        match input.next_line() {
+            InputLine::End => break,
+            InputLine::TooLong { bytes } => engine.handle_overlong_line(bytes),
+            InputLine::Line(bytes) => {
+                let line = String::from_utf8_lossy(bytes);
                 if !engine.handle_line(&line) {
                     return;
                 }

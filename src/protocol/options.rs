@@ -1,5 +1,6 @@
 //! The engine's UCI options: their declarations (`option name ...` lines) and values.
 
+use super::limits::{HASH_MB, THREADS};
 use crate::search::level::{LevelParams, LevelTable};
 use std::fmt;
 
@@ -58,7 +59,8 @@ impl Default for Options {
     }
 }
 
-/// The option lines sent after `id`, in Stockfish's format.
+/// The option lines sent after `id`, in Stockfish's format. The `Hash` and `Threads` ranges
+/// are those of [`HASH_MB`] and [`THREADS`] (the protocol tests check that they agree).
 pub const DECLARATIONS: &[&str] = &[
     "option name UCI_Variant type combo default chess var chess var covered",
     "option name Hash type spin default 16 min 1 max 16384",
@@ -196,12 +198,12 @@ impl Options {
                 Ok(OptionEffect::VariantChanged)
             }
             "hash" => {
-                self.hash_mb = spin(name, value, 1, 16384)? as usize;
+                self.hash_mb = spin(name, value, HASH_MB.0, HASH_MB.1)? as usize;
                 self.hash_set = true;
                 Ok(OptionEffect::ResizeHash)
             }
             "threads" => {
-                self.threads = spin(name, value, 1, 64)? as usize;
+                self.threads = spin(name, value, THREADS.0, THREADS.1)? as usize;
                 Ok(OptionEffect::None)
             }
             "clear hash" => Ok(OptionEffect::ClearHash),

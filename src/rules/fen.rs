@@ -12,6 +12,13 @@ pub const COVERED_START_FEN: &str = "xxxxkxxx/xxxxxxxx/8/8/8/8/XXXXXXXX/XXXXKXXX
 /// The FEN of the standard chess start position.
 pub const STANDARD_START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+/// The largest halfmove clock a FEN may hold. Play stops the clock here, so every position
+/// has a FEN that reads back (any clock from 150 on is a draw by the rules anyway).
+pub const MAX_HALFMOVE_CLOCK: u32 = 10_000;
+
+/// The largest fullmove number a FEN may hold; play stops the count here too.
+pub const MAX_FULLMOVE_NUMBER: u32 = 100_000;
+
 /// Every way an extended FEN can be wrong; the message says which.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FenError {
@@ -81,8 +88,13 @@ impl fmt::Display for FenError {
                 f,
                 "en passant square {sq} does not follow a double pawn step (no pawn beyond it, or squares not empty)"
             ),
-            BadHalfmoveClock(s) => write!(f, "halfmove clock '{s}' is not a number from 0 to 10000"),
-            BadFullmoveNumber(s) => write!(f, "fullmove number '{s}' is not a number from 1 to 100000"),
+            BadHalfmoveClock(s) => write!(f, "halfmove clock '{s}' is not a number from 0 to {MAX_HALFMOVE_CLOCK}"),
+            BadFullmoveNumber(s) => {
+                write!(
+                    f,
+                    "fullmove number '{s}' is not a number from 1 to {MAX_FULLMOVE_NUMBER}"
+                )
+            }
             BadPoolField(s) => write!(
                 f,
                 "pool field '{s}' is not role letters (QRBNP) each followed by a count"
@@ -293,13 +305,13 @@ impl Position {
             .0
             .parse()
             .ok()
-            .filter(|&n| n <= 10_000)
+            .filter(|&n| n <= MAX_HALFMOVE_CLOCK)
             .ok_or_else(|| FenError::BadHalfmoveClock(clocks.0.to_string()))?;
         let fullmove_number: u32 = clocks
             .1
             .parse()
             .ok()
-            .filter(|&n| (1..=100_000).contains(&n))
+            .filter(|&n| (1..=MAX_FULLMOVE_NUMBER).contains(&n))
             .ok_or_else(|| FenError::BadFullmoveNumber(clocks.1.to_string()))?;
 
         let pools = match pool_field {

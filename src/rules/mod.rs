@@ -24,7 +24,7 @@ pub mod zobrist;
 pub use bitboard::Bitboard;
 pub use castling::{Castling, CastlingRights};
 pub use color::{ByColor, Color};
-pub use fen::{FenError, COVERED_START_FEN, STANDARD_START_FEN};
+pub use fen::{FenError, COVERED_START_FEN, MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK, STANDARD_START_FEN};
 pub use game::{DrawClaim, Game, Outcome};
 pub use movegen::MoveSink;
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};

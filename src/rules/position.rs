@@ -2,6 +2,7 @@
 //! played by copy-make ([`Position::play`]) or in place ([`Position::play_mut`]).
 
 use super::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use super::fen::{MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
 use super::piece::{cover, COVER_SQUARES};
 use super::{
     zobrist, Bitboard, ByColor, ByRole, Castling, CastlingRights, Color, Move, MoveKind, Piece, Pool, Role, Square,
@@ -432,7 +433,7 @@ impl Position {
         if let Some(square) = self.en_passant.take() {
             self.hash ^= zobrist::en_passant(square);
         }
-        self.halfmove_clock += 1;
+        self.halfmove_clock = (self.halfmove_clock + 1).min(MAX_HALFMOVE_CLOCK);
         let mut new_en_passant = None;
 
         if m.kind() == MoveKind::Castle {
@@ -491,7 +492,7 @@ impl Position {
         self.side_to_move = them;
         self.hash ^= zobrist::black_to_move();
         if us == Color::Black {
-            self.fullmove_number += 1;
+            self.fullmove_number = (self.fullmove_number + 1).min(MAX_FULLMOVE_NUMBER);
         }
         if let Some(square) = new_en_passant {
             if self.en_passant_is_legal(square) {
@@ -510,7 +511,7 @@ impl Position {
         }
         next.side_to_move = !self.side_to_move;
         next.hash ^= zobrist::black_to_move();
-        next.halfmove_clock += 1;
+        next.halfmove_clock = (next.halfmove_clock + 1).min(MAX_HALFMOVE_CLOCK);
         next.checkers = next.attackers_to(next.king(next.side_to_move), next.occupied()) & next.them();
         next
     }
