@@ -1171,8 +1171,9 @@ fn level_move(fen: &str, level: u8, seed: u64) -> String {
     engine.send(&format!("setoption name Level value {level}"));
     engine.send(&format!("setoption name Seed value {seed}"));
     engine.send(&format!("position fen {fen}"));
-    // A node limit keeps every level's search the same however busy the machine is.
-    engine.send("go nodes 20000");
+    // A node limit well inside every level's time cap keeps the search the same however
+    // busy the machine is.
+    engine.send("go nodes 3000");
     let lines = engine.read_until(WAIT, |l| l.starts_with("bestmove"));
     assert!(errors(&lines).is_empty(), "{lines:?}");
     bestmove_of(&lines)

@@ -103,10 +103,10 @@ impl Default for LevelTable {
             };
         LevelTable {
             levels: [
-                level(None, Some(100), Some(10), Some(1), 200, 8, 250, true, 1000.0),
-                level(None, Some(1_000), Some(25), Some(1), 90, 5, 100, true, 1250.0),
-                level(None, Some(4_000), Some(60), Some(2), 40, 3, 35, false, 1500.0),
-                level(None, Some(15_000), Some(150), Some(4), 20, 2, 15, false, 1750.0),
+                level(None, Some(100), Some(10), Some(1), 200, 8, 250, true, 1120.0),
+                level(None, Some(2_000), Some(25), Some(1), 90, 5, 100, true, 1400.0),
+                level(None, Some(8_500), Some(60), Some(2), 40, 3, 35, false, 1650.0),
+                level(None, Some(25_000), Some(150), Some(4), 15, 2, 10, false, 1830.0),
                 LevelParams {
                     elo: Some(2000.0),
                     ..LevelParams::FULL
@@ -351,7 +351,7 @@ mod tests {
         };
         apply(&params, &mut limits);
         assert_eq!(limits.depth, Some(9));
-        assert_eq!(limits.nodes, Some(1_000));
+        assert_eq!(limits.nodes, Some(2_000));
         assert_eq!(limits.movetime, Some(Duration::from_millis(10)));
     }
 
