@@ -11,7 +11,7 @@ use std::process::Command;
 use veil::arbiter::pgn::{read_games, write_game, EngineNote, PgnErrorKind, TokenKind};
 use veil::arbiter::record::{Ending, EngineScore, GameRecord, PlayedMove, Variant};
 use veil::arbiter::replay::{replay_text, verified_records, verify_record, MoveFault, ReplayError};
-use veil::rules::{Color, Game, MoveError, Outcome, Position, Role, SanError, STANDARD_START_FEN};
+use veil::rules::{Color, Game, MoveError, Position, Role, SanError, STANDARD_START_FEN};
 
 // ----- helpers -------------------------------------------------------------------------------
 
@@ -89,16 +89,6 @@ fn round_trip(record: &GameRecord) -> String {
     text
 }
 
-fn ending_of(outcome: Outcome) -> Ending {
-    match outcome {
-        Outcome::Checkmate { winner } => Ending::Checkmate(!winner),
-        Outcome::Stalemate => Ending::Stalemate,
-        Outcome::FivefoldRepetition => Ending::FivefoldRepetition,
-        Outcome::SeventyFiveMoveRule => Ending::SeventyFiveMoveRule,
-        Outcome::InsufficientMaterial => Ending::InsufficientMaterial,
-    }
-}
-
 fn random_note(rng: &mut Xoshiro256PlusPlus) -> (Option<EngineScore>, Option<u32>, Option<u64>) {
     let score = match rng.gen_range(0..4) {
         0 => None,
@@ -153,7 +143,7 @@ fn random_record(variant: Variant, seed: u64, max_plies: usize) -> GameRecord {
     let p = game.position();
     let to_move = p.side_to_move();
     let (ending, detail) = match game.outcome() {
-        Some(outcome) => (ending_of(outcome), None),
+        Some(outcome) => (Ending::from_outcome(outcome), None),
         None if game.repetitions() >= 3 && rng.gen_bool(0.5) => (Ending::ThreefoldRepetition, None),
         None if p.halfmove_clock() >= 100 && rng.gen_bool(0.5) => (Ending::FiftyMoveRule, None),
         None => match rng.gen_range(0..6) {

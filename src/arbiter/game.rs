@@ -9,7 +9,7 @@ use super::clock::{Clock, TimeControl};
 use super::engine::{Answer, Engine, EngineError, EngineSpec};
 use super::record::{Ending, EngineScore, PlayedMove};
 use super::reveal::RevealDraws;
-use crate::rules::{ByColor, Color, DrawClaim, Game, Outcome, Position};
+use crate::rules::{ByColor, Color, DrawClaim, Game, Position};
 use std::time::Duration;
 
 /// Resign adjudication: a side whose own score stays at or below `-score` centipawns for
@@ -119,7 +119,7 @@ pub fn play(
     let finish = |moves, ending, detail| Played { moves, ending, detail };
     loop {
         if let Some(outcome) = game.outcome() {
-            return finish(moves, ending_of(outcome), None);
+            return finish(moves, Ending::from_outcome(outcome), None);
         }
         if settings.claim_draws {
             match game.claimable_draw() {
@@ -175,16 +175,6 @@ pub fn play(
         if let Some(ending) = judge.observe(settings, side, answer.score, position.fullmove_number()) {
             return finish(moves, ending, None);
         }
-    }
-}
-
-fn ending_of(outcome: Outcome) -> Ending {
-    match outcome {
-        Outcome::Checkmate { winner } => Ending::Checkmate(!winner),
-        Outcome::Stalemate => Ending::Stalemate,
-        Outcome::FivefoldRepetition => Ending::FivefoldRepetition,
-        Outcome::SeventyFiveMoveRule => Ending::SeventyFiveMoveRule,
-        Outcome::InsufficientMaterial => Ending::InsufficientMaterial,
     }
 }
 

@@ -1,31 +1,9 @@
 //! What a played game leaves behind: its start, its moves with their reveals, its result and
 //! why it ended. The PGN writer, the replayer and the statistics all read this one record.
 
-use crate::rules::{Color, Move, Position, Role};
+use crate::rules::{Color, Move, Outcome, Position, Role};
 
-/// The game being played: plain chess or covered chess.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Variant {
-    Chess,
-    Covered,
-}
-
-impl Variant {
-    /// The name used on the command line, in `UCI_Variant` and in the PGN `Variant` tag.
-    pub fn name(self) -> &'static str {
-        match self {
-            Variant::Chess => "chess",
-            Variant::Covered => "covered",
-        }
-    }
-
-    pub fn start_position(self) -> Position {
-        match self {
-            Variant::Chess => Position::standard_start(),
-            Variant::Covered => Position::covered_start(),
-        }
-    }
-}
+pub use crate::rules::Variant;
 
 /// The result of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -112,6 +90,17 @@ pub enum Ending {
 }
 
 impl Ending {
+    /// The ending of a game the rules ended by themselves.
+    pub fn from_outcome(outcome: Outcome) -> Ending {
+        match outcome {
+            Outcome::Checkmate { winner } => Ending::Checkmate(!winner),
+            Outcome::Stalemate => Ending::Stalemate,
+            Outcome::FivefoldRepetition => Ending::FivefoldRepetition,
+            Outcome::SeventyFiveMoveRule => Ending::SeventyFiveMoveRule,
+            Outcome::InsufficientMaterial => Ending::InsufficientMaterial,
+        }
+    }
+
     /// The result this ending gives.
     pub fn result(self) -> GameResult {
         match self {

@@ -7,7 +7,7 @@
 
 use super::pgn::{ending_reason, final_comment, read_games, EngineNote, PgnError, PgnGame, TokenKind};
 use super::record::{Ending, GameRecord, GameResult, PlayedMove, Variant};
-use crate::rules::{Color, FenError, Game, MoveError, Outcome, Position, SanError};
+use crate::rules::{Color, FenError, Game, MoveError, Position, SanError};
 use std::fmt;
 use std::io::Write;
 use std::path::Path;
@@ -147,17 +147,6 @@ fn side_word(color: Color) -> &'static str {
     match color {
         Color::White => "White",
         Color::Black => "Black",
-    }
-}
-
-/// The automatic ending an outcome stands for.
-fn ending_of(outcome: Outcome) -> Ending {
-    match outcome {
-        Outcome::Checkmate { winner } => Ending::Checkmate(!winner),
-        Outcome::Stalemate => Ending::Stalemate,
-        Outcome::FivefoldRepetition => Ending::FivefoldRepetition,
-        Outcome::SeventyFiveMoveRule => Ending::SeventyFiveMoveRule,
-        Outcome::InsufficientMaterial => Ending::InsufficientMaterial,
     }
 }
 
@@ -333,7 +322,7 @@ pub fn verify_record(record: &GameRecord) -> Result<(), ReplayError> {
         if let Some(outcome) = game.outcome() {
             return Err(ReplayError::EndedEarly {
                 ply: index,
-                ending: ending_of(outcome),
+                ending: Ending::from_outcome(outcome),
             });
         }
         let position = game.position();
@@ -369,7 +358,7 @@ pub fn verify_record(record: &GameRecord) -> Result<(), ReplayError> {
 fn check_ending(game: &Game, ending: Ending) -> Result<(), ReplayError> {
     let position = game.position();
     let to_move = position.side_to_move();
-    let automatic = game.outcome().map(ending_of);
+    let automatic = game.outcome().map(Ending::from_outcome);
     let mismatch = |why: String| Err(ReplayError::EndingMismatch { ending, why });
     let is_automatic = matches!(
         ending,

@@ -5,20 +5,7 @@ use crate::search::level::{LevelParams, LevelTable};
 use std::fmt;
 
 /// Which game `position startpos` starts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Variant {
-    Chess,
-    Covered,
-}
-
-impl Variant {
-    pub fn name(self) -> &'static str {
-        match self {
-            Variant::Chess => "chess",
-            Variant::Covered => "covered",
-        }
-    }
-}
+pub use crate::rules::Variant;
 
 /// Current option values.
 #[derive(Clone, Debug)]

@@ -8,10 +8,7 @@ use std::fmt;
 
 /// Where `position startpos` starts in each variant.
 pub fn start_position(variant: Variant) -> Position {
-    match variant {
-        Variant::Chess => Position::standard_start(),
-        Variant::Covered => Position::covered_start(),
-    }
+    variant.start_position()
 }
 
 /// The game as a `position` command gives it: the current position and the keys of the

@@ -19,6 +19,7 @@ mod position;
 mod role;
 mod san;
 mod square;
+mod variant;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
@@ -36,3 +37,4 @@ pub use position::Position;
 pub use role::{ByRole, Role};
 pub use san::SanError;
 pub use square::{ParseSquareError, Square};
+pub use variant::Variant;
