@@ -103,10 +103,10 @@ impl Default for LevelTable {
             };
         LevelTable {
             levels: [
-                level(None, Some(100), Some(10), Some(1), 200, 8, 250, true, 1120.0),
-                level(None, Some(2_000), Some(25), Some(1), 90, 5, 100, true, 1400.0),
-                level(None, Some(8_500), Some(60), Some(2), 40, 3, 35, false, 1650.0),
-                level(None, Some(25_000), Some(150), Some(4), 15, 2, 10, false, 1830.0),
+                level(None, Some(100), Some(10), Some(1), 200, 8, 250, true, 1040.0),
+                level(None, Some(700), Some(25), Some(1), 110, 5, 120, true, 1300.0),
+                level(None, Some(8_500), Some(60), Some(2), 40, 3, 35, false, 1540.0),
+                level(None, Some(25_000), Some(150), Some(4), 15, 2, 10, false, 1730.0),
                 LevelParams {
                     elo: Some(2000.0),
                     ..LevelParams::FULL
@@ -351,7 +351,7 @@ mod tests {
         };
         apply(&params, &mut limits);
         assert_eq!(limits.depth, Some(9));
-        assert_eq!(limits.nodes, Some(2_000));
+        assert_eq!(limits.nodes, Some(700));
         assert_eq!(limits.movetime, Some(Duration::from_millis(10)));
     }
 
