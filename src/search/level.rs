@@ -103,10 +103,10 @@ impl Default for LevelTable {
             };
         LevelTable {
             levels: [
-                level(None, Some(100), Some(10), Some(1), 200, 8, 250, true, 1040.0),
-                level(None, Some(700), Some(25), Some(1), 110, 5, 120, true, 1300.0),
-                level(None, Some(8_500), Some(60), Some(2), 40, 3, 35, false, 1540.0),
-                level(None, Some(25_000), Some(150), Some(4), 15, 2, 10, false, 1730.0),
+                level(None, Some(100), Some(10), Some(1), 200, 8, 250, true, 945.0),
+                level(None, Some(700), Some(25), Some(1), 110, 5, 120, true, 1099.0),
+                level(None, Some(8_500), Some(60), Some(2), 40, 3, 35, false, 1484.0),
+                level(None, Some(25_000), Some(150), Some(4), 15, 2, 10, false, 1669.0),
                 LevelParams {
                     elo: Some(2000.0),
                     ..LevelParams::FULL
