@@ -10,15 +10,8 @@ use crate::rules::attacks::{bishop_attacks, rook_attacks};
 use crate::rules::{Bitboard, MoveKind, Position, Role, Square};
 use crate::rules::{Color, Move};
 
-/// Roles in the order recaptures are tried (least valuable first).
-const RECAPTURE_ORDER: [Role; 6] = [
-    Role::Pawn,
-    Role::Knight,
-    Role::Bishop,
-    Role::Rook,
-    Role::Queen,
-    Role::King,
-];
+/// Roles in the order recaptures are tried: least valuable first, which is role order.
+const RECAPTURE_ORDER: [Role; 6] = Role::ALL;
 
 /// Expected value of the piece on `square` (0 if empty).
 fn value_at(position: &Position, square: Square) -> i32 {
