@@ -88,14 +88,21 @@ fn engine_arg(name: &str, mode: &str, after: u32) -> Vec<String> {
     ]
 }
 
+/// `veil match` arguments: a scripted engine per `(name, mode, after)`, then `settings`.
+fn scripted_match(engines: &[(&str, &str, u32)], settings: &[&str]) -> Vec<String> {
+    let mut args = Vec::new();
+    for &(name, mode, after) in engines {
+        args.push("--engine".to_string());
+        args.extend(engine_arg(name, mode, after));
+    }
+    args.extend(settings.iter().map(|s| s.to_string()));
+    args
+}
+
 /// A match of a random mover against one that misbehaves after `after` moves; returns the
 /// rows of the misbehaving engine's games.
 fn misbehaviour(mode: &str, after: u32, tc: &str, extra: &[&str]) -> Run {
-    let mut args: Vec<String> = vec!["--engine".into()];
-    args.extend(engine_arg("good", "random", 0));
-    args.push("--engine".into());
-    args.extend(engine_arg("bad", mode, after));
-    for a in [
+    let settings = [
         "--games",
         "2",
         "--tc",
@@ -106,9 +113,8 @@ fn misbehaviour(mode: &str, after: u32, tc: &str, extra: &[&str]) -> Run {
         "400",
         "--ready-timeout",
         "400",
-    ] {
-        args.push(a.into());
-    }
+    ];
+    let mut args = scripted_match(&[("good", "random", 0), ("bad", mode, after)], &settings);
     args.extend(extra.iter().map(|s| s.to_string()));
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
     run_match(&format!("bad-{mode}"), &refs)
@@ -129,13 +135,10 @@ fn assert_bad_lost(run: &Run, ending: &str) {
 
 #[test]
 fn random_movers_finish_their_games_by_the_rules() {
-    let mut args: Vec<String> = vec!["--engine".into()];
-    args.extend(engine_arg("a", "random", 0));
-    args.push("--engine".into());
-    args.extend(engine_arg("b", "random", 0));
-    for a in ["--games", "10", "--tc", "5+0.05", "--seed", "11", "--concurrency", "2"] {
-        args.push(a.into());
-    }
+    let args = scripted_match(
+        &[("a", "random", 0), ("b", "random", 0)],
+        &["--games", "10", "--tc", "5+0.05", "--seed", "11", "--concurrency", "2"],
+    );
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
     let run = run_match("random", &refs);
     assert_eq!(run.results.len(), 10);
@@ -285,15 +288,10 @@ fn engines_that_die_or_hang_leave_no_processes_behind() {
 
 #[test]
 fn shards_merge_into_the_whole_match() {
-    let mut args: Vec<String> = vec!["--engine".into()];
-    args.extend(engine_arg("a", "random", 0));
-    args.push("--engine".into());
-    args.extend(engine_arg("b", "random", 0));
-    args.push("--engine".into());
-    args.extend(engine_arg("c", "random", 0));
-    for a in ["--games", "6", "--tc", "depth=1", "--seed", "77", "--quiet"] {
-        args.push(a.into());
-    }
+    let args = scripted_match(
+        &[("a", "random", 0), ("b", "random", 0), ("c", "random", 0)],
+        &["--games", "6", "--tc", "depth=1", "--seed", "77", "--quiet"],
+    );
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
     let whole = run_match("whole", &refs);
     assert_eq!(whole.results.len(), 18);
