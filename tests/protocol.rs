@@ -329,6 +329,7 @@ fn uci_handshake_lists_the_options() {
         ("Seed", "spin default 0 min 0 max 2147483647"),
         ("UCI_LimitStrength", "check default false"),
         ("LevelsFile", "string default <empty>"),
+        ("CoverBaseline", "check default false"),
     ];
     let (low, high) = veil::search::level::LevelTable::default().elo_range();
     let elo_spec = format!("spin default {} min {} max {}", high as u32, low as u32, high as u32);
@@ -1389,4 +1390,26 @@ fn go_perft_and_bench_beyond_their_bounds_are_refused() {
     );
     engine.send("quit");
     assert!(engine.wait_exit(WAIT).success());
+}
+
+#[test]
+fn the_cover_baseline_plays_legal_covered_moves() {
+    // A covered rook that can reach the last rank: the baseline sees a rook, the real move
+    // needs a promotion letter while the pool holds a pawn.
+    let fens = [
+        "xxxxkxxx/xxxxxxxx/8/8/8/8/XXXXXXXX/XXXXKXXX w KQkq - 0 1 Q1R2B2N2P8q1r2b2n2p8",
+        "7k/8/6K1/8/8/8/8/X7 w - - 0 1 P1",
+    ];
+    for fen in fens {
+        let mut engine = Engine::spawn();
+        engine.send("setoption name CoverBaseline value true");
+        engine.send(&format!("position fen {fen}"));
+        engine.send("go depth 4");
+        let lines = engine.read_until(WAIT, |l| l.starts_with("bestmove"));
+        assert!(errors(&lines).is_empty(), "{lines:?}");
+        let best = bestmove_of(&lines);
+        let position = veil::rules::Position::from_fen(fen).unwrap();
+        let legal: Vec<String> = position.legal_moves().iter().map(|m| m.to_string()).collect();
+        assert!(legal.contains(&best), "{fen}: {best} not in {legal:?}");
+    }
 }

@@ -15,6 +15,7 @@ fn search(fen: &str, limits: Limits) -> SearchResult {
         move_overhead: Duration::ZERO,
         level: veil::search::level::LevelParams::FULL,
         seed: 0,
+        cover_baseline: false,
     };
     run(&job, &TranspositionTable::new(4), &SearchControl::new(), |_| {})
 }

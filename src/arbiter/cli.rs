@@ -7,7 +7,7 @@ use super::game::{DrawRule, GameSettings, ResignRule};
 use super::record::Variant;
 use super::report::{self, GameRow, MatchMeta, SprtModelName, SprtSettings};
 use super::runner::{self, MatchConfig};
-use super::schedule::Shard;
+use super::schedule::{Pairing, Shard};
 use crate::rules::Position;
 use clap::{Args, ValueEnum};
 use std::collections::HashMap;
@@ -25,7 +25,7 @@ pub enum VariantArg {
 #[derive(Args, Debug)]
 pub struct MatchArgs {
     /// An engine: `name=NAME cmd=COMMAND [args="A B"] [option.NAME=VALUE ...]`. Give two or
-    /// more; with more than two they play a round robin (or a gauntlet, see --gauntlet).
+    /// more; with more than two they play a round robin (or see --gauntlet and --ladder).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE", required = true, action = clap::ArgAction::Append)]
     engine: Vec<String>,
     /// The `--engine` lists one by one (clap's derive flattens them; see [`MatchArgs::read_groups`]).
@@ -35,8 +35,12 @@ pub struct MatchArgs {
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     each: Vec<String>,
     /// The first engine plays each of the others; the others do not meet.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "ladder")]
     gauntlet: bool,
+    /// Each engine plays the next one in the list only (engines ordered by strength: the
+    /// steps of a ladder, measured with the fewest games).
+    #[arg(long)]
+    ladder: bool,
     #[arg(long, value_enum, default_value = "covered")]
     variant: VariantArg,
     /// Games per pairing, played as colour-swapped pairs.
@@ -351,7 +355,13 @@ pub fn match_config(args: &MatchArgs) -> Result<(MatchConfig, Option<PathBuf>), 
     });
     let config = MatchConfig {
         engines,
-        gauntlet: args.gauntlet,
+        pairing: if args.gauntlet {
+            Pairing::Gauntlet
+        } else if args.ladder {
+            Pairing::Ladder
+        } else {
+            Pairing::RoundRobin
+        },
         variant,
         games_per_encounter: args.games,
         concurrency: args.concurrency.clamp(1, 256),

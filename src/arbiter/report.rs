@@ -20,6 +20,9 @@ pub struct MatchMeta {
     pub seed: u64,
     pub games_per_encounter: u64,
     pub gauntlet: bool,
+    /// Each engine against the next only.
+    #[serde(default)]
+    pub ladder: bool,
     pub sprt: Option<SprtSettings>,
     /// `i/n` when the results are one shard's.
     pub shard: Option<String>,

@@ -10,7 +10,7 @@ use super::progress::Progress;
 use super::record::{GameRecord, Variant};
 use super::report::{self, GameRow, MatchMeta, Report};
 use super::reveal::RevealDraws;
-use super::schedule::{self, PairJob, Shard};
+use super::schedule::{self, PairJob, Pairing, Shard};
 use crate::rules::{ByColor, Position};
 use crossbeam::channel;
 use parking_lot::Mutex;
@@ -25,7 +25,7 @@ use std::thread;
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
     pub engines: Vec<EngineSpec>,
-    pub gauntlet: bool,
+    pub pairing: Pairing,
     pub variant: Variant,
     pub games_per_encounter: u64,
     pub concurrency: usize,
@@ -51,7 +51,8 @@ impl MatchConfig {
             time_control: self.settings.time_control.to_string(),
             seed: self.seed,
             games_per_encounter: self.games_per_encounter,
-            gauntlet: self.gauntlet,
+            gauntlet: self.pairing == Pairing::Gauntlet,
+            ladder: self.pairing == Pairing::Ladder,
             sprt: self.sprt,
             shard: self.shard.map(|s| s.to_string()),
         }
@@ -84,7 +85,7 @@ pub fn run_games(config: &MatchConfig) -> std::io::Result<(Report, Vec<GameRow>)
     let meta = config.meta();
     let jobs = schedule::pair_jobs(
         config.engines.len(),
-        config.gauntlet,
+        config.pairing,
         config.games_per_encounter,
         config.openings.len(),
         config.seed,

@@ -1,5 +1,5 @@
-//! Which games a match plays: the pairings (round robin, or a gauntlet of the first engine
-//! against the others), colour-swapped pairs, openings and reveal streams by round, and the
+//! Which games a match plays: the pairings (round robin, a gauntlet of the first engine
+//! against the others, or a ladder of each engine against the next), colour-swapped pairs, openings and reveal streams by round, and the
 //! slice of them a shard plays. Everything here depends on the seed and the settings alone,
 //! so a match split into shards plays exactly the games the whole match would.
 
@@ -56,12 +56,30 @@ impl std::fmt::Display for Shard {
     }
 }
 
-/// The pairings of `engines` engines: every pair once, or the first against each other.
-pub fn encounters(engines: usize, gauntlet: bool) -> Vec<Encounter> {
+/// Who meets whom.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Pairing {
+    /// Every engine against every other.
+    #[default]
+    RoundRobin,
+    /// The first engine against each of the others.
+    Gauntlet,
+    /// Each engine against the next in the list: the pairings that measure the steps of a
+    /// ladder of strengths (such as the levels) with the fewest games.
+    Ladder,
+}
+
+/// The pairings of `engines` engines.
+pub fn encounters(engines: usize, pairing: Pairing) -> Vec<Encounter> {
     let mut list = Vec::new();
     for first in 0..engines {
         for second in first + 1..engines {
-            if !gauntlet || first == 0 {
+            let meets = match pairing {
+                Pairing::RoundRobin => true,
+                Pairing::Gauntlet => first == 0,
+                Pairing::Ladder => second == first + 1,
+            };
+            if meets {
                 list.push(Encounter { first, second });
             }
         }
@@ -72,13 +90,13 @@ pub fn encounters(engines: usize, gauntlet: bool) -> Vec<Encounter> {
 /// Every pair of the match in order (round by round), or the shard's share of them.
 pub fn pair_jobs(
     engines: usize,
-    gauntlet: bool,
+    pairing: Pairing,
     games_per_encounter: u64,
     openings: usize,
     seed: u64,
     shard: Option<Shard>,
 ) -> Vec<PairJob> {
-    let encounters = encounters(engines, gauntlet);
+    let encounters = encounters(engines, pairing);
     let rounds = games_per_encounter.div_ceil(2);
     let first_opening = if openings == 0 {
         0
@@ -115,20 +133,23 @@ mod tests {
 
     #[test]
     fn round_robin_and_gauntlet() {
-        assert_eq!(encounters(2, false).len(), 1);
-        assert_eq!(encounters(4, false).len(), 6);
-        let gauntlet = encounters(4, true);
+        assert_eq!(encounters(2, Pairing::RoundRobin).len(), 1);
+        assert_eq!(encounters(4, Pairing::RoundRobin).len(), 6);
+        let gauntlet = encounters(4, Pairing::Gauntlet);
         assert_eq!(gauntlet.len(), 3);
         assert!(gauntlet.iter().all(|e| e.first == 0));
+        let ladder = encounters(5, Pairing::Ladder);
+        assert_eq!(ladder.len(), 4);
+        assert!(ladder.iter().all(|e| e.second == e.first + 1));
     }
 
     #[test]
     fn shards_partition_the_match() {
-        let whole = pair_jobs(3, false, 9, 5, 42, None);
+        let whole = pair_jobs(3, Pairing::RoundRobin, 9, 5, 42, None);
         assert_eq!(whole.len(), 15);
         assert_eq!(whole.iter().map(|j| j.games as u64).sum::<u64>(), 27);
         let mut parts: Vec<PairJob> = (0..4)
-            .flat_map(|index| pair_jobs(3, false, 9, 5, 42, Some(Shard { index, count: 4 })))
+            .flat_map(|index| pair_jobs(3, Pairing::RoundRobin, 9, 5, 42, Some(Shard { index, count: 4 })))
             .collect();
         parts.sort_by_key(|j| j.pair);
         assert_eq!(parts, whole);

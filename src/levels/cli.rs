@@ -8,6 +8,7 @@ use crate::arbiter::clock::TimeControl;
 use crate::arbiter::game::GameSettings;
 use crate::arbiter::record::Variant;
 use crate::arbiter::runner::MatchConfig;
+use crate::arbiter::schedule::Pairing;
 use crate::search::level::LevelTable;
 use clap::Args;
 use std::path::PathBuf;
@@ -39,6 +40,11 @@ pub struct LevelsArgs {
     /// Games per pairing of the round robin.
     #[arg(long, default_value_t = 20)]
     games: u64,
+    /// Each player meets only the next in line (L1-L2, ..., L4-L5, then L5 and the anchors in
+    /// the order given), instead of all others: every game then measures one step of the
+    /// ladder.
+    #[arg(long)]
+    ladder: bool,
     #[arg(long, default_value_t = 2)]
     concurrency: usize,
     #[arg(long, default_value_t = 1)]
@@ -122,7 +128,11 @@ fn config(args: &LevelsArgs, players: &[Player]) -> Result<MatchConfig, String> 
     };
     Ok(MatchConfig {
         engines: players.iter().map(|p| p.spec.clone()).collect(),
-        gauntlet: false,
+        pairing: if args.ladder {
+            Pairing::Ladder
+        } else {
+            Pairing::RoundRobin
+        },
         variant,
         games_per_encounter: args.games.max(1),
         concurrency: args.concurrency.clamp(1, 256),

@@ -330,6 +330,7 @@ impl Engine {
             move_overhead: Duration::from_millis(self.options.move_overhead_ms),
             level: self.options.strength(),
             seed: self.options.seed,
+            cover_baseline: self.options.cover_baseline,
         };
         let control = Arc::new(SearchControl::new_search(params.ponder));
         self.control = Arc::clone(&control);

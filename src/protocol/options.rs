@@ -25,6 +25,8 @@ pub struct Options {
     pub levels: LevelTable,
     /// Whether `Hash` was set explicitly (else the level's hash size is used).
     pub hash_set: bool,
+    /// `CoverBaseline`: search as if every covered piece were its cover (no chance nodes).
+    pub cover_baseline: bool,
 }
 
 impl Default for Options {
@@ -42,6 +44,7 @@ impl Default for Options {
             uci_elo: LevelTable::default().elo_range().1 as u32,
             levels: LevelTable::default(),
             hash_set: false,
+            cover_baseline: false,
         }
     }
 }
@@ -60,6 +63,7 @@ pub const DECLARATIONS: &[&str] = &[
     "option name Seed type spin default 0 min 0 max 2147483647",
     "option name UCI_LimitStrength type check default false",
     "option name LevelsFile type string default <empty>",
+    "option name CoverBaseline type check default false",
 ];
 
 /// The `UCI_Elo` declaration, whose range is the level table's.
@@ -234,6 +238,10 @@ impl Options {
             }
             "seed" => {
                 self.seed = spin(name, value, 0, 2_147_483_647)? as u64;
+                Ok(OptionEffect::None)
+            }
+            "coverbaseline" => {
+                self.cover_baseline = check(name, value)?;
                 Ok(OptionEffect::None)
             }
             _ => Err(OptionError::Unknown(name.to_string())),

@@ -368,6 +368,18 @@ impl Position {
         false
     }
 
+    /// This position with every covered piece taken as a revealed piece of its cover, and both
+    /// pools empty: the plain-chess position a player who ignores the chance element sees.
+    /// Covered pieces move and attack by their cover, so the legal moves are the same, except
+    /// that a covered piece reaching its last rank no longer has promotion versions.
+    pub fn covers_as_pieces(&self) -> Position {
+        let mut plain = self.clone();
+        plain.covered = Bitboard::EMPTY;
+        plain.pools = ByColor::new(Pool::EMPTY, Pool::EMPTY);
+        plain.hash = plain.compute_hash();
+        plain
+    }
+
     // ----- playing moves ---------------------------------------------------------------
 
     /// The position after `m`, with `reveal` the drawn role if `m` reveals a piece.

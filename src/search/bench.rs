@@ -70,6 +70,7 @@ pub fn bench(depth: u32) -> (u64, Duration) {
             move_overhead: Duration::ZERO,
             level: super::level::LevelParams::FULL,
             seed: 0,
+            cover_baseline: false,
         };
         nodes += run(&job, &tt, &control, |_| {}).nodes;
     }

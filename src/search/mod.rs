@@ -6,6 +6,7 @@
 //! and [`SearchResult`], so the algorithm behind them can change freely.
 
 mod alphabeta;
+mod baseline;
 pub mod bench;
 mod chance;
 mod checks;
@@ -72,6 +73,9 @@ pub struct SearchJob {
     /// What the strength level does ([`level::LevelParams::FULL`] at full strength).
     pub level: level::LevelParams,
     pub seed: u64,
+    /// Take every covered piece as its cover for good: no chance nodes, no pools (the
+    /// `CoverBaseline` option, for measuring what the chance model is worth).
+    pub cover_baseline: bool,
 }
 
 /// A score as UCI shows it.
@@ -261,6 +265,27 @@ pub fn run(
     control: &SearchControl,
     mut report: impl FnMut(&Report),
 ) -> SearchResult {
+    if job.cover_baseline {
+        if let Some(position) = baseline::baseline_position(&job.position) {
+            let plain = SearchJob {
+                limits: Limits {
+                    search_moves: baseline::baseline_moves(&position, &job.limits.search_moves),
+                    ..job.limits.clone()
+                },
+                // The game's earlier positions had covered pieces: none can recur.
+                history: Vec::new(),
+                cover_baseline: false,
+                position,
+                ..job.clone()
+            };
+            let result = run(&plain, tt, control, report);
+            return SearchResult {
+                best_move: result.best_move.and_then(|m| baseline::real_move(&job.position, m)),
+                ponder_move: None,
+                ..result
+            };
+        }
+    }
     let start = Instant::now();
     tt.new_search();
     let mut limits = job.limits.clone();

@@ -31,6 +31,7 @@ pub fn root_value(position: &Position, depth: u32, config: SearchConfig) -> (i32
         move_overhead: Duration::ZERO,
         level: super::level::LevelParams::FULL,
         seed: 0,
+        cover_baseline: false,
     };
     let mut worker = Worker::new(&job, &shared, 0);
     worker.root_moves = position.legal_moves().iter().copied().collect();
