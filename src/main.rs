@@ -27,7 +27,8 @@ enum Command {
     /// Searches a fixed set of positions to a fixed depth and prints the node count (the
     /// signature of the search).
     Bench {
-        #[arg(default_value_t = veil::search::bench::BENCH_DEPTH)]
+        #[arg(default_value_t = veil::search::bench::BENCH_DEPTH,
+              value_parser = clap::value_parser!(u32).range(1..=i64::from(veil::search::MAX_DEPTH)))]
         depth: u32,
     },
     /// Counts leaves of the move tree (reveals branch once per role the pool holds).
@@ -35,8 +36,9 @@ enum Command {
         /// Extended FEN of the root (default: the covered start position).
         #[arg(long, default_value = COVERED_START_FEN)]
         fen: String,
-        /// Depth in plies.
-        #[arg(long, default_value_t = 4)]
+        /// Depth in plies (at most that of `go perft`).
+        #[arg(long, default_value_t = 4,
+              value_parser = clap::value_parser!(u32).range(0..=i64::from(veil::protocol::limits::MAX_PERFT_DEPTH)))]
         depth: u32,
         /// Run an EPD suite (`<fen> ;D1 n ;D2 n ...`) instead, reporting every mismatch.
         #[arg(long)]
