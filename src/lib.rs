@@ -27,3 +27,4 @@ pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod tools;
+pub mod tuning;

@@ -1,5 +1,5 @@
 //! `veil`: the protocol loop (no subcommand), `veil match`, `veil merge`, `veil replay`,
-//! `veil perft`, `veil bench`.
+//! `veil perft`, `veil bench`, `veil levels`, `veil tune`.
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
@@ -22,6 +22,9 @@ enum Command {
     /// Calibrates the five strength levels in a round robin (optionally against anchor
     /// engines) and fits their Elos; with --tune, first tunes them to target Elos.
     Levels(Box<veil::levels::cli::LevelsArgs>),
+    /// Fits the evaluation's weights to the results of played games (Texel tuning) and
+    /// writes them as Rust source (`src/search/weights/values.rs`).
+    Tune(Box<veil::tuning::cli::TuneArgs>),
     /// Combines the results files of a match's shards into one report.
     Merge(veil::arbiter::cli::MergeArgs),
     /// Searches a fixed set of positions to a fixed depth and prints the node count (the
@@ -72,6 +75,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => veil::arbiter::cli::run_match(&args),
         Some(Command::Merge(args)) => veil::arbiter::cli::run_merge(&args),
         Some(Command::Levels(args)) => veil::levels::cli::run_levels(&args),
+        Some(Command::Tune(args)) => veil::tuning::cli::run_tune(&args),
         Some(Command::Bench { depth }) => {
             let (nodes, elapsed) = veil::search::bench::bench(depth);
             let millis = elapsed.as_millis().max(1);

@@ -10,7 +10,7 @@
 //!
 //! Scores are centipawns from the side to move's point of view.
 
-use super::weights::*;
+use super::weights::{param, *};
 use crate::rules::attacks::{bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks};
 use crate::rules::{Bitboard, Color, Pool, Position, Role, Square};
 
@@ -94,14 +94,111 @@ struct Context {
     pawn_movers: [Bitboard; 2],
 }
 
+/// Where the evaluation's terms go: summed into a score ([`Total`]), or recorded as counts of
+/// each linear weight for tuning ([`Trace`]). The evaluation is written once, over this.
+pub trait Terms {
+    /// `count` times the linear weight `param`, whose value is `weight`.
+    fn add(&mut self, param: usize, weight: S, count: i32);
+    /// A covered piece's share of its pool: `value`, which is `count / total` times the
+    /// pool's material (`pool` lists each role's count).
+    fn pooled(&mut self, value: S, pool: &Pool, count: i32);
+    /// A term that is not a linear weight (king danger, king distances).
+    fn fixed(&mut self, value: S);
+}
+
+/// The plain sum of the terms.
+#[derive(Default)]
+struct Total(S);
+
+impl Terms for Total {
+    #[inline(always)]
+    fn add(&mut self, _: usize, weight: S, count: i32) {
+        self.0 += weight * count;
+    }
+    #[inline(always)]
+    fn pooled(&mut self, value: S, _: &Pool, _: i32) {
+        self.0 += value;
+    }
+    #[inline(always)]
+    fn fixed(&mut self, value: S) {
+        self.0 += value;
+    }
+}
+
+/// What the static score of a position is made of: how often each linear weight counts
+/// (White's minus Black's), the rest, and how the middlegame and endgame parts blend. The
+/// score is linear in the weights for a given trace, which is what Texel tuning fits.
+#[derive(Clone, Debug, Default)]
+pub struct Trace {
+    /// (parameter, count), White's counts less Black's, each parameter once.
+    pub counts: Vec<(u16, f32)>,
+    /// The terms that are not linear weights, White's less Black's.
+    pub fixed: (f32, f32),
+    /// Game phase, 0 (endgame) to `PHASE_TOTAL`.
+    pub phase: i32,
+    /// Endgame scale out of 64 (taken as fixed: it depends on the weights only through the
+    /// sign of the endgame score).
+    pub scale: i32,
+    /// +1 with White to move, -1 with Black (the tempo bonus goes to the side to move).
+    pub side: i32,
+    pub(crate) sign: f32,
+}
+
+impl Trace {
+    /// The static score for White with the weights `values` (the flat parameter vector),
+    /// before rounding.
+    pub fn white_score(&self, values: &[(f64, f64)]) -> f64 {
+        let (mut mg, mut eg) = (self.fixed.0 as f64, self.fixed.1 as f64);
+        for &(p, count) in &self.counts {
+            let (m, e) = values[p as usize];
+            mg += count as f64 * m;
+            eg += count as f64 * e;
+        }
+        let phase = self.phase as f64;
+        let total = PHASE_TOTAL as f64;
+        (mg * phase + eg * self.scale as f64 / 64.0 * (total - phase)) / total + (self.side * TEMPO) as f64
+    }
+
+    fn record(&mut self, param: usize, count: f32) {
+        let count = count * self.sign;
+        match self.counts.iter_mut().find(|(p, _)| *p as usize == param) {
+            Some(entry) => entry.1 += count,
+            None => self.counts.push((param as u16, count)),
+        }
+    }
+}
+
+impl Terms for Trace {
+    fn add(&mut self, param: usize, _: S, count: i32) {
+        if count != 0 {
+            self.record(param, count as f32);
+        }
+    }
+    fn pooled(&mut self, _: S, pool: &Pool, count: i32) {
+        let total = pool.total() as f32;
+        for (role, n) in pool.outcomes() {
+            self.record(param::MATERIAL + role.index(), count as f32 * n as f32 / total);
+        }
+    }
+    fn fixed(&mut self, value: S) {
+        self.fixed.0 += self.sign * value.0 as f32;
+        self.fixed.1 += self.sign * value.1 as f32;
+    }
+}
+
 /// Terms of `color`'s pieces, and the game phase they carry. With `naive_covers`, a covered
 /// piece counts as its cover (a covered rook as a rook) instead of as a draw from the pool.
-fn side_terms(position: &Position, color: Color, context: &Context, naive_covers: bool) -> (S, i32) {
+fn side_terms<T: Terms>(
+    position: &Position,
+    color: Color,
+    context: &Context,
+    naive_covers: bool,
+    terms: &mut T,
+) -> i32 {
     let us = color.index();
     let them = 1 - us;
     let ours = position.pieces(color);
     let covered = position.covered() & ours;
-    let mut score = S(0, 0);
     let mut phase = 0;
 
     // Covered pieces: the pool's mean material and phase.
@@ -110,7 +207,8 @@ fn side_terms(position: &Position, color: Color, context: &Context, naive_covers
     if count > 0 && naive_covers {
         for square in covered {
             let role = crate::rules::cover(square).unwrap_or(Role::Pawn);
-            score += MATERIAL[role.index()] - COVERED_DISCOUNT;
+            terms.add(param::MATERIAL + role.index(), MATERIAL[role.index()], 1);
+            terms.add(param::COVERED_DISCOUNT, COVERED_DISCOUNT, -1);
             phase += PHASE_WEIGHT[role.index()];
         }
     } else if count > 0 {
@@ -121,7 +219,8 @@ fn side_terms(position: &Position, color: Color, context: &Context, naive_covers
             material += MATERIAL[role.index()] * n as i32;
             phase_sum += PHASE_WEIGHT[role.index()] * n as i32;
         }
-        score += S(material.0 * count / total, material.1 * count / total) - COVERED_DISCOUNT * count;
+        terms.pooled(S(material.0 * count / total, material.1 * count / total), pool, count);
+        terms.add(param::COVERED_DISCOUNT, COVERED_DISCOUNT, -count);
         phase += phase_sum * count / total;
     }
 
@@ -149,27 +248,30 @@ fn side_terms(position: &Position, color: Color, context: &Context, naive_covers
             if covered.contains(square) {
                 continue;
             }
-            score += MATERIAL[index] + PST[index][relative(square, color).index()];
+            let at = relative(square, color).index();
+            terms.add(param::MATERIAL + index, MATERIAL[index], 1);
+            terms.add(param::PST + 64 * index + at, PST[index][at], 1);
             phase += PHASE_WEIGHT[index];
             let mobility = (reach & safe).count() as i32 - MOBILITY_CENTRE[index];
-            score += MOBILITY[index] * mobility;
+            terms.add(param::MOBILITY + index, MOBILITY[index], mobility);
             if role == Role::Rook {
                 let file = Bitboard::file(square.file());
                 if (file & (context.pawns[0] | context.pawns[1])).is_empty() {
-                    score += ROOK_OPEN_FILE;
+                    terms.add(param::ROOK_OPEN_FILE, ROOK_OPEN_FILE, 1);
                 } else if (file & context.pawns[us]).is_empty() {
-                    score += ROOK_SEMI_OPEN_FILE;
+                    terms.add(param::ROOK_SEMI_OPEN_FILE, ROOK_SEMI_OPEN_FILE, 1);
                 }
             }
         }
     }
     if (position.revealed(Role::Bishop) & ours).has_many() {
-        score += BISHOP_PAIR;
+        terms.add(param::BISHOP_PAIR, BISHOP_PAIR, 1);
     }
 
     // Threats against our pieces (covered ones included: they are worth a piece too).
     let non_pawns = ours & !context.pawn_movers[us] & !Bitboard::from_square(king);
-    score += THREAT_BY_PAWN * (non_pawns & context.pawn_attacks[them]).count() as i32;
+    let threatened = (non_pawns & context.pawn_attacks[them]).count() as i32;
+    terms.add(param::THREAT_BY_PAWN, THREAT_BY_PAWN, threatened);
     let heavy = ours & !position.covered() & (position.movers(Role::Rook) | position.movers(Role::Queen));
     let mut minor_attacks = Bitboard::EMPTY;
     for square in position.movers(Role::Knight) & position.pieces(!color) {
@@ -178,24 +280,27 @@ fn side_terms(position: &Position, color: Color, context: &Context, naive_covers
     for square in position.movers(Role::Bishop) & position.pieces(!color) {
         minor_attacks |= bishop_attacks(square, context.occupied);
     }
-    score += THREAT_BY_MINOR * (heavy & minor_attacks).count() as i32;
+    let threatened = (heavy & minor_attacks).count() as i32;
+    terms.add(param::THREAT_BY_MINOR, THREAT_BY_MINOR, threatened);
 
     // Pawns.
     let own_pawns = context.pawns[us];
     for square in own_pawns {
-        score += MATERIAL[0] + PST[0][relative(square, color).index()];
+        let at = relative(square, color).index();
+        terms.add(param::MATERIAL, MATERIAL[0], 1);
+        terms.add(param::PST + at, PST[0][at], 1);
         let file = square.file();
         let neighbours = file_and_neighbours(file) & !Bitboard::file(file);
         if (own_pawns & neighbours).is_empty() {
-            score += ISOLATED;
+            terms.add(param::ISOLATED, ISOLATED, 1);
         }
         let ahead = ranks_ahead(square.rank(), color);
         if (own_pawns & Bitboard::file(file) & ahead).any() {
-            score += DOUBLED;
+            terms.add(param::DOUBLED, DOUBLED, 1);
         }
         if (context.pawn_movers[them] & file_and_neighbours(file) & ahead).is_empty() {
             let rank = relative(square, color).rank() as usize;
-            score += PASSED[rank];
+            terms.add(param::PASSED + rank, PASSED[rank], 1);
             let stop = match color {
                 Color::White => Square::from_coords(file, (square.rank() + 1).min(7)),
                 Color::Black => Square::from_coords(file, square.rank().saturating_sub(1)),
@@ -203,13 +308,14 @@ fn side_terms(position: &Position, color: Color, context: &Context, naive_covers
             let weight = rank as i32 - 2;
             if weight > 0 {
                 let kings = PASSED_ENEMY_KING * distance(enemy_king, stop) - PASSED_OWN_KING * distance(king, stop);
-                score += S(0, kings * weight);
+                terms.fixed(S(0, kings * weight));
             }
         }
     }
 
     // King: table, pawn shield, and the enemy's attack on our zone is scored on their side.
-    score += PST[5][relative(king, color).index()];
+    let at = relative(king, color).index();
+    terms.add(param::PST + 64 * 5 + at, PST[5][at], 1);
     let forward: i8 = match color {
         Color::White => 8,
         Color::Black => -8,
@@ -222,19 +328,19 @@ fn side_terms(position: &Position, color: Color, context: &Context, naive_covers
             let near = base.offset(forward);
             let far = near.offset(forward);
             if shield_pawns.contains(near) {
-                score += SHIELD_NEAR;
+                terms.add(param::SHIELD_NEAR, SHIELD_NEAR, 1);
             } else if shield_pawns.contains(far) {
-                score += SHIELD_FAR;
+                terms.add(param::SHIELD_FAR, SHIELD_FAR, 1);
             } else {
-                score += SHIELD_MISSING;
+                terms.add(param::SHIELD_MISSING, SHIELD_MISSING, 1);
             }
         }
     }
     if attackers >= 2 {
         let danger = (attack_units * attack_units / KING_DANGER_DIVISOR).min(KING_DANGER_MAX);
-        score += S(danger, attack_units);
+        terms.fixed(S(danger, attack_units));
     }
-    (score, phase)
+    phase
 }
 
 /// Endgame scale out of 64: a side ahead by at most a minor piece with no pawns and nothing
@@ -264,13 +370,13 @@ pub fn evaluate(position: &Position) -> i32 {
     evaluate_with(position, false)
 }
 
-/// The static score, optionally valuing covered pieces as their covers.
-pub fn evaluate_with(position: &Position, naive_covers: bool) -> i32 {
+/// Everything both sides' terms need.
+fn context(position: &Position) -> Context {
     let revealed_pawns = position.revealed(Role::Pawn);
     let pawn_movers = position.movers(Role::Pawn);
     let white = position.pieces(Color::White);
     let black = position.pieces(Color::Black);
-    let context = Context {
+    Context {
         occupied: position.occupied(),
         pawn_attacks: [
             pawn_attack_span(pawn_movers & white, Color::White),
@@ -278,13 +384,60 @@ pub fn evaluate_with(position: &Position, naive_covers: bool) -> i32 {
         ],
         pawns: [revealed_pawns & white, revealed_pawns & black],
         pawn_movers: [pawn_movers & white, pawn_movers & black],
-    };
-    let (white_score, white_phase) = side_terms(position, Color::White, &context, naive_covers);
-    let (black_score, black_phase) = side_terms(position, Color::Black, &context, naive_covers);
-    let score = white_score - black_score;
+    }
+}
+
+/// The static score, optionally valuing covered pieces as their covers.
+pub fn evaluate_with(position: &Position, naive_covers: bool) -> i32 {
+    let context = context(position);
+    let (mut white, mut black) = (Total::default(), Total::default());
+    let white_phase = side_terms(position, Color::White, &context, naive_covers, &mut white);
+    let black_phase = side_terms(position, Color::Black, &context, naive_covers, &mut black);
+    let score = white.0 - black.0;
     let phase = (white_phase + black_phase).min(PHASE_TOTAL);
     let eg = score.1 * endgame_scale(position, score.1) / 64;
     let blended = (score.0 * phase + eg * (PHASE_TOTAL - phase)) / PHASE_TOTAL;
     let us = position.side_to_move();
     blended * us.sign() + TEMPO
+}
+
+/// The trace of the static score of `position` (see [`Trace`]).
+pub fn trace(position: &Position) -> Trace {
+    let context = context(position);
+    let mut trace = Trace {
+        sign: 1.0,
+        ..Trace::default()
+    };
+    let white_phase = side_terms(position, Color::White, &context, false, &mut trace);
+    trace.sign = -1.0;
+    let black_phase = side_terms(position, Color::Black, &context, false, &mut trace);
+    trace.phase = (white_phase + black_phase).min(PHASE_TOTAL);
+    let mut total = Total::default();
+    let mut other = Total::default();
+    side_terms(position, Color::White, &context, false, &mut total);
+    side_terms(position, Color::Black, &context, false, &mut other);
+    let eg = (total.0 - other.0).1;
+    trace.scale = endgame_scale(position, eg);
+    trace.side = position.side_to_move().sign();
+    trace
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The trace with the weights in force gives the static score, up to integer rounding.
+    #[test]
+    fn the_trace_reproduces_the_score() {
+        let values: Vec<(f64, f64)> = super::super::weights::current()
+            .iter()
+            .map(|s| (s.0 as f64, s.1 as f64))
+            .collect();
+        for fen in super::super::bench::BENCH_FENS {
+            let position = Position::from_fen(fen).unwrap();
+            let score = evaluate(&position) * position.side_to_move().sign();
+            let traced = trace(&position).white_score(&values);
+            assert!((traced - score as f64).abs() <= 2.0, "{fen}: {traced} against {score}");
+        }
+    }
 }

@@ -20,7 +20,7 @@ pub mod see;
 mod time;
 pub mod tt;
 pub mod verify;
-mod weights;
+pub mod weights;
 mod worker;
 
 pub use time::TimeBudget;

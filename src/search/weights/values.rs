@@ -1,116 +1,11 @@
-//! Every evaluation weight in one place: material, piece-square tables and the positional
-//! terms, each a middlegame/endgame pair that `eval.rs` blends by game phase (a tapered
-//! evaluation). Tables are from White's point of view, rank 1 first; Black reads them
-//! mirrored. Values are centipawns.
+//! The linear evaluation weights, written by `veil tune` (see `mod.rs`).
+//! Hand-set values, before any tuning.
 
-use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
-
-/// A middlegame and an endgame value, blended by phase.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct S(pub i32, pub i32);
-
-impl Add for S {
-    type Output = S;
-    #[inline]
-    fn add(self, rhs: S) -> S {
-        S(self.0 + rhs.0, self.1 + rhs.1)
-    }
-}
-
-impl Sub for S {
-    type Output = S;
-    #[inline]
-    fn sub(self, rhs: S) -> S {
-        S(self.0 - rhs.0, self.1 - rhs.1)
-    }
-}
-
-impl Neg for S {
-    type Output = S;
-    #[inline]
-    fn neg(self) -> S {
-        S(-self.0, -self.1)
-    }
-}
-
-impl Mul<i32> for S {
-    type Output = S;
-    #[inline]
-    fn mul(self, rhs: i32) -> S {
-        S(self.0 * rhs, self.1 * rhs)
-    }
-}
-
-impl AddAssign for S {
-    #[inline]
-    fn add_assign(&mut self, rhs: S) {
-        *self = *self + rhs;
-    }
-}
-
-impl SubAssign for S {
-    #[inline]
-    fn sub_assign(&mut self, rhs: S) {
-        *self = *self - rhs;
-    }
-}
+use super::S;
 
 /// Material by role (pawn, knight, bishop, rook, queen, king).
+#[rustfmt::skip]
 pub const MATERIAL: [S; 6] = [S(90, 120), S(330, 310), S(350, 330), S(480, 540), S(1000, 980), S(0, 0)];
-
-/// Game phase each role contributes (the sum at the start is `PHASE_TOTAL`).
-pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
-pub const PHASE_TOTAL: i32 = 24;
-
-/// Side to move bonus.
-pub const TEMPO: i32 = 12;
-
-/// A covered piece is worth its pool's mean material less this (it is undeveloped, and a
-/// reveal may put the drawn role on a poor square).
-pub const COVERED_DISCOUNT: S = S(15, 10);
-
-/// Mobility per reachable square (not own-occupied, not attacked by enemy pawns), counted
-/// from the typical number in `MOBILITY_CENTRE`, by role.
-pub const MOBILITY: [S; 6] = [S(0, 0), S(4, 4), S(5, 5), S(2, 4), S(1, 2), S(0, 0)];
-pub const MOBILITY_CENTRE: [i32; 6] = [0, 4, 6, 6, 12, 0];
-
-/// King safety: attack units per square of the king zone an enemy piece attacks, by role.
-pub const KING_ATTACK_UNITS: [i32; 6] = [1, 2, 2, 3, 5, 0];
-/// Middlegame penalty = units^2 / KING_DANGER_DIVISOR, at most KING_DANGER_MAX, once at least
-/// two pieces attack the zone.
-pub const KING_DANGER_DIVISOR: i32 = 2;
-pub const KING_DANGER_MAX: i32 = 500;
-/// Pawn shield on the three files around the king: a pawn one or two ranks ahead, or none.
-pub const SHIELD_NEAR: S = S(14, 0);
-pub const SHIELD_FAR: S = S(7, 0);
-pub const SHIELD_MISSING: S = S(-14, 0);
-
-/// Pawn structure.
-pub const ISOLATED: S = S(-10, -12);
-pub const DOUBLED: S = S(-8, -20);
-/// Passed pawn by rank from its own side (0 = own back rank).
-pub const PASSED: [S; 8] = [
-    S(0, 0),
-    S(0, 5),
-    S(2, 10),
-    S(8, 22),
-    S(20, 42),
-    S(38, 72),
-    S(60, 115),
-    S(0, 0),
-];
-/// Endgame bonus per rank of advance (from rank 3) per square of king distance to the
-/// passer's stop square: the enemy king's distance helps, our king's hurts less.
-pub const PASSED_ENEMY_KING: i32 = 4;
-pub const PASSED_OWN_KING: i32 = 2;
-
-pub const BISHOP_PAIR: S = S(30, 50);
-pub const ROOK_OPEN_FILE: S = S(25, 10);
-pub const ROOK_SEMI_OPEN_FILE: S = S(12, 6);
-
-/// A piece attacked by an enemy pawn, and a rook or queen attacked by an enemy minor.
-pub const THREAT_BY_PAWN: S = S(-40, -30);
-pub const THREAT_BY_MINOR: S = S(-25, -20);
 
 /// Piece-square tables by role, from White's side, square a1 first.
 #[rustfmt::skip]
@@ -182,3 +77,46 @@ pub const PST: [[S; 64]; 6] = [
         S(-61, -28), S(-61, -28), S(-61, -28), S(-61, -28), S(-61, -28), S(-61, -28), S(-61, -28), S(-61, -28),
     ],
 ];
+
+/// Mobility per reachable square (not own-occupied, not attacked by enemy pawns), counted
+/// from the typical number in `MOBILITY_CENTRE`, by role.
+#[rustfmt::skip]
+pub const MOBILITY: [S; 6] = [S(0, 0), S(4, 4), S(5, 5), S(2, 4), S(1, 2), S(0, 0)];
+
+/// A covered piece is worth its pool's mean material less this (it is undeveloped, and a
+/// reveal may put the drawn role on a poor square).
+pub const COVERED_DISCOUNT: S = S(15, 10);
+
+/// Pawn shield on the three files around the king: a pawn one rank ahead,
+pub const SHIELD_NEAR: S = S(14, 0);
+
+/// two ranks ahead,
+pub const SHIELD_FAR: S = S(7, 0);
+
+/// or none.
+pub const SHIELD_MISSING: S = S(-14, 0);
+
+/// An isolated pawn.
+pub const ISOLATED: S = S(-10, -12);
+
+/// A pawn with another of its side ahead on its file.
+pub const DOUBLED: S = S(-8, -20);
+
+/// Passed pawn by rank from its own side (0 = own back rank).
+#[rustfmt::skip]
+pub const PASSED: [S; 8] = [S(0, 0), S(0, 5), S(2, 10), S(8, 22), S(20, 42), S(38, 72), S(60, 115), S(0, 0)];
+
+/// Two revealed bishops.
+pub const BISHOP_PAIR: S = S(30, 50);
+
+/// A rook on a file without pawns,
+pub const ROOK_OPEN_FILE: S = S(25, 10);
+
+/// or without pawns of its side.
+pub const ROOK_SEMI_OPEN_FILE: S = S(12, 6);
+
+/// A piece attacked by an enemy pawn,
+pub const THREAT_BY_PAWN: S = S(-40, -30);
+
+/// a rook or queen attacked by an enemy minor.
+pub const THREAT_BY_MINOR: S = S(-25, -20);
