@@ -21,8 +21,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::HashMap;
 use veil::rules::perft::perft;
 use veil::rules::{
-    cover, Castling, Color, DrawClaim, Game, Move, MoveError, MoveKind, Outcome, Piece, Position, Role, Square,
-    COVERED_START_FEN, STANDARD_START_FEN,
+    cover, Bitboard, Castling, Color, DrawClaim, Game, Move, MoveError, MoveKind, Outcome, Piece, Position, Role,
+    Square, COVERED_START_FEN, STANDARD_START_FEN,
 };
 
 // ----- the reference model -----------------------------------------------------------------
@@ -701,6 +701,29 @@ fn check_state(position: &Position, model: &Model, context: &str) {
         "en passant square: {context}"
     );
     assert_eq!(position.is_check(), model.in_check(), "check: {context}");
+    check_moves_onto(position, context);
+}
+
+/// The moves onto a set of squares are the legal moves that land there, plus en passant,
+/// in the same order (quiescence relies on the order to search the same tree).
+fn check_moves_onto(position: &Position, context: &str) {
+    let all = position.legal_moves();
+    let masks = [
+        position.them() | Bitboard::RANK_1 | Bitboard::RANK_8,
+        position.them(),
+        Bitboard::EMPTY,
+        Bitboard::FULL,
+    ];
+    for mask in masks {
+        let expected: Vec<Move> = all
+            .iter()
+            .copied()
+            .filter(|m| mask.contains(m.to()) || m.kind() == MoveKind::EnPassant)
+            .filter(|m| mask == Bitboard::FULL || m.kind() != MoveKind::Castle)
+            .collect();
+        let onto: Vec<Move> = position.legal_moves_onto(mask).iter().copied().collect();
+        assert_eq!(onto, expected, "moves onto {mask:?}: {context}");
+    }
 }
 
 /// (c), (d): the legal moves agree with the model's.

@@ -100,8 +100,25 @@ impl Position {
         pinned
     }
 
+    /// The legal moves that land on `squares`, and every legal en passant capture, in the
+    /// order [`Position::legal_moves`] gives them (captures and promotions for quiescence:
+    /// `squares` = the enemy's pieces and the last rank).
+    pub fn legal_moves_onto(&self, squares: Bitboard) -> MoveList {
+        let mut moves = MoveList::new();
+        self.generate_onto(&mut moves, squares);
+        moves
+    }
+
     /// Generates every legal move into `sink`.
+    #[inline]
     pub fn generate<S: MoveSink>(&self, sink: &mut S) {
+        self.generate_onto(sink, Bitboard::FULL);
+    }
+
+    /// Generates the legal moves landing on `squares` (castling only when that is every
+    /// square), and every legal en passant capture.
+    #[inline]
+    pub fn generate_onto<S: MoveSink>(&self, sink: &mut S, squares: Bitboard) {
         let us = self.side_to_move();
         let them = !us;
         let ours = self.us();
@@ -110,7 +127,7 @@ impl Position {
 
         // King steps: the destination must be safe with the king gone from its square.
         let without_king = occupied ^ king;
-        for to in king_attacks(king) & !ours {
+        for to in king_attacks(king) & !ours & squares {
             if !self.is_attacked_by(them, to, without_king) {
                 sink.push(Move::new(king, to));
             }
@@ -123,10 +140,12 @@ impl Position {
         let target = match checkers.single() {
             Some(checker) => between(king, checker) | checker,
             None => {
-                self.generate_castling(sink, king);
+                if squares == Bitboard::FULL {
+                    self.generate_castling(sink, king);
+                }
                 !ours
             }
-        };
+        } & squares;
         let pinned = self.pinned();
 
         for from in self.movers(Role::Knight) & ours & !pinned {

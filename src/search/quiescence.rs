@@ -10,7 +10,7 @@ use super::see::see_ge;
 use super::tt::Bound;
 use super::worker::{score_from_tt, Worker};
 use super::{INFINITY, MATE, MAX_PLY};
-use crate::rules::{Position, Role};
+use crate::rules::{Bitboard, Color, Position, Role};
 
 /// Quiescence plies after which the static evaluation is taken as is.
 const MAX_QUIESCENCE_DEPTH: i32 = 12;
@@ -72,7 +72,12 @@ impl Worker<'_> {
             }
             alpha = alpha.max(stand_pat);
             best_score = stand_pat;
-            moves = position.legal_moves();
+            // Only captures and promotions can pass the filter below: generate no others.
+            let last_rank = match position.side_to_move() {
+                Color::White => Bitboard::RANK_8,
+                Color::Black => Bitboard::RANK_1,
+            };
+            moves = position.legal_moves_onto(position.them() | last_rank);
             moves.retain(|m| {
                 let promotion = m.promotion_role() == Some(Role::Queen);
                 if !(position.is_capture(m) || promotion) || (qdepth < 0 && position.is_reveal(m)) {
