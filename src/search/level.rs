@@ -103,10 +103,10 @@ impl Default for LevelTable {
             };
         LevelTable {
             levels: [
-                level(None, Some(100), Some(10), Some(1), 200, 8, 250, true, 945.0),
-                level(None, Some(700), Some(25), Some(1), 110, 5, 120, true, 1099.0),
-                level(None, Some(8_500), Some(60), Some(2), 40, 3, 35, false, 1484.0),
-                level(None, Some(25_000), Some(150), Some(4), 15, 2, 10, false, 1669.0),
+                level(None, Some(500), Some(10), Some(1), 150, 8, 180, true, 979.0),
+                level(None, Some(7_000), Some(25), Some(1), 75, 5, 80, true, 1249.0),
+                level(None, Some(25_000), Some(60), Some(2), 30, 3, 25, false, 1498.0),
+                level(None, Some(85_000), Some(150), Some(4), 8, 2, 5, false, 1764.0),
                 LevelParams {
                     elo: Some(2000.0),
                     ..LevelParams::FULL
@@ -351,7 +351,8 @@ mod tests {
         };
         apply(&params, &mut limits);
         assert_eq!(limits.depth, Some(9));
-        assert_eq!(limits.nodes, Some(700));
+        assert_eq!(limits.nodes, params.nodes);
+        assert!(params.nodes.is_some());
         assert_eq!(limits.movetime, Some(Duration::from_millis(10)));
     }
 
