@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Lazy SMP, measured: nodes per second and time to depth with Threads 1 and Threads 2.
 
-    python3 scripts/threads.py [--veil target/release/veil] [--depth 12] [--out threads.json]
+    python3 scripts/threads.py [--veil target/release/veil] [--depth 10] [--out threads.json]
 
 Every position (covered and plain, opening to endgame) is searched to --depth in a fresh
 engine with `Threads` 1, then 2, alternating, --repeat times each; it reports per position the
@@ -57,7 +57,7 @@ def search(veil, fen, threads, depth):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--veil", default="target/release/veil")
-    parser.add_argument("--depth", type=int, default=12)
+    parser.add_argument("--depth", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--out", default="threads.json")
     args = parser.parse_args()
