@@ -327,9 +327,11 @@ fn the_same_seed_replays_the_same_games() {
             "--engine",
             "name=B",
             &format!("cmd={}", veil()),
-            "option.Level=2",
             "--games",
             "4",
+            // Full strength has no time cap, so a depth limit gives the same games however
+            // busy the machine is (a weaker level's time cap could cut a search short under
+            // load; the protocol tests check the levels' determinism with node limits).
             "--tc",
             "depth=2",
             "--seed",

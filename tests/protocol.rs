@@ -1167,13 +1167,29 @@ fn huge_go_numbers() {
 }
 
 /// The move `level` plays in `fen` with `seed`, in a fresh engine process.
+/// The compiled-in levels without their time caps, as a levels file: a time cap can cut a
+/// search short on a busy machine, and the same move is promised only when a node cap ends
+/// the search.
+fn untimed_levels_file() -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("veil-untimed-levels-{}.toml", std::process::id()));
+    let mut table = veil::search::level::LevelTable::default();
+    for level in table.levels.iter_mut() {
+        level.movetime_ms = None;
+    }
+    std::fs::write(&path, table.to_toml()).unwrap();
+    path
+}
+
 fn level_move(fen: &str, level: u8, seed: u64) -> String {
     let mut engine = Engine::spawn();
+    engine.send(&format!(
+        "setoption name LevelsFile value {}",
+        untimed_levels_file().display()
+    ));
     engine.send(&format!("setoption name Level value {level}"));
     engine.send(&format!("setoption name Seed value {seed}"));
     engine.send(&format!("position fen {fen}"));
-    // A node limit well inside every level's time cap keeps the search the same however
-    // busy the machine is.
+    // The node caps (the level's, or this one) end every search.
     engine.send("go nodes 3000");
     let lines = engine.read_until(WAIT, |l| l.starts_with("bestmove"));
     assert!(errors(&lines).is_empty(), "{lines:?}");
