@@ -1,22 +1,11 @@
 //! Search behaviour through its public interface: limits, mate scores over chance nodes,
 //! and the bench signature.
 
-use std::time::Duration;
 use veil::rules::Position;
 use veil::search::{bench, run, Limits, Score, SearchControl, SearchJob, SearchResult, TranspositionTable};
 
 fn search(fen: &str, limits: Limits) -> SearchResult {
-    let job = SearchJob {
-        position: Position::from_fen(fen).unwrap(),
-        history: Vec::new(),
-        limits,
-        multipv: 1,
-        threads: 1,
-        move_overhead: Duration::ZERO,
-        level: veil::search::level::LevelParams::FULL,
-        seed: 0,
-        cover_baseline: false,
-    };
+    let job = SearchJob::new(Position::from_fen(fen).unwrap(), limits);
     run(&job, &TranspositionTable::new(4), &SearchControl::new(), |_| {})
 }
 

@@ -58,20 +58,11 @@ pub fn bench(depth: u32) -> (u64, Duration) {
         let position = Position::from_fen(fen).expect("bench FENs are valid");
         let tt = TranspositionTable::new(16);
         let control = SearchControl::new();
-        let job = SearchJob {
-            position,
-            history: Vec::new(),
-            limits: Limits {
-                depth: Some(depth),
-                ..Limits::default()
-            },
-            multipv: 1,
-            threads: 1,
-            move_overhead: Duration::ZERO,
-            level: super::level::LevelParams::FULL,
-            seed: 0,
-            cover_baseline: false,
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
         };
+        let job = SearchJob::new(position, limits);
         nodes += run(&job, &tt, &control, |_| {}).nodes;
     }
     (nodes, start.elapsed())

@@ -142,6 +142,8 @@ pub struct Trace {
     /// +1 with White to move, -1 with Black (the tempo bonus goes to the side to move).
     pub side: i32,
     pub(crate) sign: f32,
+    /// The score with the weights in force, White's less Black's (for the endgame scale).
+    pub(crate) total: S,
 }
 
 impl Trace {
@@ -169,18 +171,21 @@ impl Trace {
 }
 
 impl Terms for Trace {
-    fn add(&mut self, param: usize, _: S, count: i32) {
+    fn add(&mut self, param: usize, weight: S, count: i32) {
+        self.total += weight * (count * self.sign as i32);
         if count != 0 {
             self.record(param, count as f32);
         }
     }
-    fn pooled(&mut self, _: S, pool: &Pool, count: i32) {
+    fn pooled(&mut self, value: S, pool: &Pool, count: i32) {
+        self.total += value * self.sign as i32;
         let total = pool.total() as f32;
         for (role, n) in pool.outcomes() {
             self.record(param::MATERIAL + role.index(), count as f32 * n as f32 / total);
         }
     }
     fn fixed(&mut self, value: S) {
+        self.total += value * self.sign as i32;
         self.fixed.0 += self.sign * value.0 as f32;
         self.fixed.1 += self.sign * value.1 as f32;
     }
@@ -412,12 +417,7 @@ pub fn trace(position: &Position) -> Trace {
     trace.sign = -1.0;
     let black_phase = side_terms(position, Color::Black, &context, false, &mut trace);
     trace.phase = (white_phase + black_phase).min(PHASE_TOTAL);
-    let mut total = Total::default();
-    let mut other = Total::default();
-    side_terms(position, Color::White, &context, false, &mut total);
-    side_terms(position, Color::Black, &context, false, &mut other);
-    let eg = (total.0 - other.0).1;
-    trace.scale = endgame_scale(position, eg);
+    trace.scale = endgame_scale(position, trace.total.1);
     trace.side = position.side_to_move().sign();
     trace
 }

@@ -78,6 +78,24 @@ pub struct SearchJob {
     pub cover_baseline: bool,
 }
 
+impl SearchJob {
+    /// A search of `position` under `limits`, with nothing else set: one thread, one line,
+    /// full strength, no history, no move overhead.
+    pub fn new(position: Position, limits: Limits) -> SearchJob {
+        SearchJob {
+            position,
+            history: Vec::new(),
+            limits,
+            multipv: 1,
+            threads: 1,
+            move_overhead: Duration::ZERO,
+            level: level::LevelParams::FULL,
+            seed: 0,
+            cover_baseline: false,
+        }
+    }
+}
+
 /// A score as UCI shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {

@@ -7,7 +7,7 @@ use super::worker::Worker;
 use super::{Limits, SearchConfig, SearchControl, SearchJob, Shared, TimeBudget, TranspositionTable, INFINITY};
 use crate::rules::Position;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The root value of `position` after iterative deepening to `depth`, and the nodes it took.
 pub fn root_value(position: &Position, depth: u32, config: SearchConfig) -> (i32, u64) {
@@ -22,17 +22,7 @@ pub fn root_value(position: &Position, depth: u32, config: SearchConfig) -> (i32
         node_limit: None,
         abort: AtomicBool::new(false),
     };
-    let job = SearchJob {
-        position: position.clone(),
-        history: Vec::new(),
-        limits: Limits::default(),
-        multipv: 1,
-        threads: 1,
-        move_overhead: Duration::ZERO,
-        level: super::level::LevelParams::FULL,
-        seed: 0,
-        cover_baseline: false,
-    };
+    let job = SearchJob::new(position.clone(), Limits::default());
     let mut worker = Worker::new(&job, &shared, 0);
     worker.root_moves = position.legal_moves().iter().copied().collect();
     let mut score = 0;
