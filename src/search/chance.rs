@@ -5,7 +5,9 @@
 //! - **Star2 probing**: before searching any outcome fully, each outcome's position is
 //!   probed by searching only the opponent's first move (the hash move when there is one).
 //!   A probe that fails high for the opponent caps that outcome's value for us; once the
-//!   capped mean cannot exceed alpha the node fails low without a full search.
+//!   capped mean cannot exceed alpha the node fails low without a full search. An outcome
+//!   searched by quiescence needs no probe: the opponent may stand pat there (unless in
+//!   check), so its static evaluation already caps our value.
 //! - **Star1 windows**: each outcome is then searched with the narrowest window in which it
 //!   can still move the mean across alpha or beta, given the outcomes already searched and
 //!   the bounds (probed caps, or the domain) of the rest.
@@ -130,12 +132,28 @@ impl Worker<'_> {
         // Star2 probing: caps on each outcome's value.
         let mut upper = [high; 5];
         let mut upper_sum = high * total;
-        if config.star2 && depth >= PROBE_DEPTH {
+        if config.star2 {
             for (index, &(role, count)) in outcomes.iter().enumerate() {
                 let weight = count as i64;
                 let child_depth = Self::outcome_depth(depth, weight, total);
                 if upper_sum <= alpha as i64 * total {
                     return ceil_div(upper_sum, total) as i32;
+                }
+                if child_depth <= 0 {
+                    // A quiescence outcome: the opponent can stand pat unless in check, so
+                    // its static evaluation caps our value there, for the cost of one call.
+                    let child = position.play(m, Some(role));
+                    if !child.is_check() {
+                        let cap = (-(self.evaluate(&child) as i64)).clamp(low, high);
+                        if cap < upper[index] {
+                            upper_sum -= weight * (upper[index] - cap);
+                            upper[index] = cap;
+                        }
+                    }
+                    continue;
+                }
+                if depth < PROBE_DEPTH {
+                    continue;
                 }
                 let others = upper_sum - weight * upper[index];
                 // The cap this outcome needs for a cutoff now, or at least alpha: with every
