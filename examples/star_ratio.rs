@@ -14,6 +14,7 @@ fn main() {
         chance_windows,
         star2,
         selective: false,
+        ..SearchConfig::default()
     };
     let (mut full_nodes, mut star1_nodes, mut star2_nodes) = (0u64, 0u64, 0u64);
     println!(

@@ -330,6 +330,7 @@ fn uci_handshake_lists_the_options() {
         ("UCI_LimitStrength", "check default false"),
         ("LevelsFile", "string default <empty>"),
         ("CoverBaseline", "check default false"),
+        ("Ablate", "string default <empty>"),
     ];
     let (low, high) = veil::search::level::LevelTable::default().elo_range();
     let elo_spec = format!("spin default {} min {} max {}", high as u32, low as u32, high as u32);
@@ -1404,6 +1405,24 @@ fn go_perft_and_bench_beyond_their_bounds_are_refused() {
         &position_after(COVERED_START_FEN, COVERED_MIDGAME_MOVES),
         &bestmove_of(&lines),
     );
+    engine.send("quit");
+    assert!(engine.wait_exit(WAIT).success());
+}
+
+#[test]
+fn ablate_switches_features_off_and_refuses_unknown_names() {
+    let mut engine = Engine::spawn();
+    engine.send("setoption name Ablate value lmr,nullmove");
+    engine.send("setoption name Ablate value lmr,bogus");
+    engine.send("go depth 5");
+    let lines = engine.read_until(WAIT, |l| l.starts_with("bestmove"));
+    let refused = errors(&lines);
+    assert_eq!(refused.len(), 1, "{lines:?}");
+    assert!(refused[0].contains("bogus"), "{refused:?}");
+    engine.send("setoption name Ablate value none");
+    engine.send("go depth 3");
+    let lines = engine.read_until(WAIT, |l| l.starts_with("bestmove"));
+    assert!(errors(&lines).is_empty(), "{lines:?}");
     engine.send("quit");
     assert!(engine.wait_exit(WAIT).success());
 }

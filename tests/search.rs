@@ -86,6 +86,7 @@ fn star_pruning_keeps_the_expectimax_value() {
         chance_windows,
         star2,
         selective: false,
+        ..SearchConfig::default()
     };
     let (mut full_nodes, mut star1_nodes, mut star2_nodes) = (0, 0, 0);
     for fen in bench::BENCH_FENS

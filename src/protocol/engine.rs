@@ -331,6 +331,7 @@ impl Engine {
             level: self.options.strength(),
             seed: self.options.seed,
             cover_baseline: self.options.cover_baseline,
+            ablation: self.options.ablation,
         };
         let control = Arc::new(SearchControl::new_search(params.ponder));
         self.control = Arc::clone(&control);

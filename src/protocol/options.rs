@@ -2,6 +2,7 @@
 
 use super::limits::{HASH_MB, THREADS};
 use crate::search::level::{LevelParams, LevelTable};
+use crate::search::Ablation;
 use std::fmt;
 
 /// Which game `position startpos` starts.
@@ -27,6 +28,8 @@ pub struct Options {
     pub hash_set: bool,
     /// `CoverBaseline`: search as if every covered piece were its cover (no chance nodes).
     pub cover_baseline: bool,
+    /// `Ablate`: parts of the selective search switched off, for measuring each.
+    pub ablation: Ablation,
 }
 
 impl Default for Options {
@@ -45,6 +48,7 @@ impl Default for Options {
             levels: LevelTable::default(),
             hash_set: false,
             cover_baseline: false,
+            ablation: Ablation::default(),
         }
     }
 }
@@ -64,6 +68,7 @@ pub const DECLARATIONS: &[&str] = &[
     "option name UCI_LimitStrength type check default false",
     "option name LevelsFile type string default <empty>",
     "option name CoverBaseline type check default false",
+    "option name Ablate type string default <empty>",
 ];
 
 /// The `UCI_Elo` declaration, whose range is the level table's.
@@ -107,6 +112,7 @@ pub enum OptionError {
     },
     NotAVariant(String),
     LevelsFile(String),
+    Ablate(String),
 }
 
 impl fmt::Display for OptionError {
@@ -121,6 +127,7 @@ impl fmt::Display for OptionError {
             OptionError::NotABool { name, value } => write!(f, "option '{name}': '{value}' is not true or false"),
             OptionError::NotAVariant(value) => write!(f, "option 'UCI_Variant': '{value}' is not chess or covered"),
             OptionError::LevelsFile(why) => write!(f, "option 'LevelsFile': {why}"),
+            OptionError::Ablate(why) => write!(f, "option 'Ablate': {why}"),
         }
     }
 }
@@ -242,6 +249,10 @@ impl Options {
             }
             "coverbaseline" => {
                 self.cover_baseline = check(name, value)?;
+                Ok(OptionEffect::None)
+            }
+            "ablate" => {
+                self.ablation = Ablation::parse(value.unwrap_or("")).map_err(|e| OptionError::Ablate(e.to_string()))?;
                 Ok(OptionEffect::None)
             }
             _ => Err(OptionError::Unknown(name.to_string())),

@@ -10,6 +10,7 @@
 //! outcomes: a pruned move is one that a max node declines to look at, not a reveal outcome
 //! assumed away.
 
+use super::ablation::Feature;
 use super::checks::gives_check;
 use super::history::PieceTo;
 use super::ordering::{order, OrderContext};
@@ -83,6 +84,8 @@ impl Worker<'_> {
         let pv_node = beta - alpha > 1;
         let root = ply == 0;
         let selective = self.shared.config.selective;
+        let ablation = self.shared.config.ablation;
+        let uses = |feature| ablation.uses(feature);
         if !root {
             if self.is_draw(position) {
                 return 0;
@@ -134,11 +137,16 @@ impl Worker<'_> {
         }
 
         if !pv_node && !in_check && selective {
-            if depth <= RFP_DEPTH && eval.abs() < MATE_BOUND && eval - RFP_MARGIN * (depth - improving as i32) >= beta {
+            if uses(Feature::ReverseFutility)
+                && depth <= RFP_DEPTH
+                && eval.abs() < MATE_BOUND
+                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+            {
                 return eval;
             }
             let after_null = ply > 0 && self.null_stack[ply - 1];
-            if depth >= NULL_MIN_DEPTH
+            if uses(Feature::NullMove)
+                && depth >= NULL_MIN_DEPTH
                 && !after_null
                 && eval >= beta
                 && beta.abs() < MATE_BOUND
@@ -165,7 +173,7 @@ impl Worker<'_> {
         if in_check {
             depth += 1;
         }
-        if depth >= IIR_DEPTH && hash_move.is_none() && selective {
+        if depth >= IIR_DEPTH && hash_move.is_none() && selective && uses(Feature::Iir) {
             depth -= 1;
         }
 
@@ -206,16 +214,27 @@ impl Worker<'_> {
             if !root && best_score > -MATE_BOUND && selective {
                 if quiet && !check {
                     let limit = (LMP_BASE + depth * depth) / if improving { 1 } else { 2 };
-                    if depth <= LMP_DEPTH && quiet_count as i32 >= limit {
+                    if uses(Feature::LateMovePruning) && depth <= LMP_DEPTH && quiet_count as i32 >= limit {
                         continue;
                     }
-                    if !in_check && depth <= FUTILITY_DEPTH && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha {
+                    if uses(Feature::Futility)
+                        && !in_check
+                        && depth <= FUTILITY_DEPTH
+                        && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+                    {
                         continue;
                     }
-                    if depth <= SEE_DEPTH && !see_ge(position, m, -QUIET_SEE * depth * depth) {
+                    if uses(Feature::SeePruning)
+                        && depth <= SEE_DEPTH
+                        && !see_ge(position, m, -QUIET_SEE * depth * depth)
+                    {
                         continue;
                     }
-                } else if !quiet && depth <= SEE_DEPTH && !see_ge(position, m, -CAPTURE_SEE * depth) {
+                } else if !quiet
+                    && uses(Feature::SeePruning)
+                    && depth <= SEE_DEPTH
+                    && !see_ge(position, m, -CAPTURE_SEE * depth)
+                {
                     continue;
                 }
             }
@@ -226,7 +245,7 @@ impl Worker<'_> {
                 score = self.search_move(position, m, new_depth, alpha, beta, ply);
             } else {
                 let mut reduction = 0;
-                if depth >= LMR_DEPTH && quiet && selective {
+                if depth >= LMR_DEPTH && quiet && selective && uses(Feature::Lmr) {
                     reduction = lmr_reduction(depth, move_count);
                     if pv_node {
                         reduction -= 1;

@@ -5,6 +5,7 @@
 //! The protocol talks to search only through [`SearchJob`], [`SearchControl`], [`Report`]
 //! and [`SearchResult`], so the algorithm behind them can change freely.
 
+pub mod ablation;
 mod alphabeta;
 mod baseline;
 pub mod bench;
@@ -27,6 +28,7 @@ pub use time::TimeBudget;
 pub use tt::TranspositionTable;
 
 use crate::rules::{Move, Position};
+pub use ablation::Ablation;
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -76,6 +78,9 @@ pub struct SearchJob {
     /// Take every covered piece as its cover for good: no chance nodes, no pools (the
     /// `CoverBaseline` option, for measuring what the chance model is worth).
     pub cover_baseline: bool,
+    /// Parts of the selective search switched off (the `Ablate` option, for measuring what
+    /// each is worth).
+    pub ablation: Ablation,
 }
 
 impl SearchJob {
@@ -92,6 +97,7 @@ impl SearchJob {
             level: level::LevelParams::FULL,
             seed: 0,
             cover_baseline: false,
+            ablation: Ablation::default(),
         }
     }
 }
@@ -212,6 +218,8 @@ pub struct SearchConfig {
     /// Hash cutoffs, pruning, reductions, aspiration windows: everything that makes a
     /// value depend on the window or on earlier searches.
     pub selective: bool,
+    /// Selective parts switched off one by one (with `selective` on).
+    pub ablation: Ablation,
 }
 
 impl Default for SearchConfig {
@@ -220,6 +228,7 @@ impl Default for SearchConfig {
             chance_windows: true,
             star2: true,
             selective: true,
+            ablation: Ablation::default(),
         }
     }
 }
@@ -309,7 +318,10 @@ pub fn run(
     let mut limits = job.limits.clone();
     level::apply(&job.level, &mut limits);
     let shared = Shared {
-        config: SearchConfig::default(),
+        config: SearchConfig {
+            ablation: job.ablation,
+            ..SearchConfig::default()
+        },
         control,
         tt,
         start,
