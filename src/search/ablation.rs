@@ -21,10 +21,13 @@ pub enum Feature {
     SeePruning,
     /// Internal iterative reduction.
     Iir,
+    /// Reveal captures at the first quiescence ply, searched as exact chance nodes (off:
+    /// quiescence tries no reveal).
+    QuiescenceReveals,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 7] = [
+    pub const ALL: [Feature; 8] = [
         Feature::NullMove,
         Feature::Lmr,
         Feature::ReverseFutility,
@@ -32,6 +35,7 @@ impl Feature {
         Feature::LateMovePruning,
         Feature::SeePruning,
         Feature::Iir,
+        Feature::QuiescenceReveals,
     ];
 
     /// The name `Ablate` takes.
@@ -44,6 +48,7 @@ impl Feature {
             Feature::LateMovePruning => "lmp",
             Feature::SeePruning => "see",
             Feature::Iir => "iir",
+            Feature::QuiescenceReveals => "qreveals",
         }
     }
 

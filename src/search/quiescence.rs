@@ -5,6 +5,7 @@
 //! first quiescence ply, and check evasions only in the first plies, which keeps the tree
 //! bounded in covered positions.
 
+use super::ablation::Feature;
 use super::ordering::{order_captures, victim_value};
 use super::see::see_ge;
 use super::tt::Bound;
@@ -40,6 +41,7 @@ impl Worker<'_> {
         }
         let pv_node = beta - alpha > 1;
         let selective = self.shared.config.selective;
+        let reveals = qdepth >= 0 && self.shared.config.ablation.uses(Feature::QuiescenceReveals);
         if !pv_node && selective {
             if let Some(entry) = self.shared.tt.probe(position.hash()) {
                 let score = score_from_tt(entry.score, ply);
@@ -80,7 +82,7 @@ impl Worker<'_> {
             moves = position.legal_moves_onto(position.them() | last_rank);
             moves.retain(|m| {
                 let promotion = m.promotion_role() == Some(Role::Queen);
-                if !(position.is_capture(m) || promotion) || (qdepth < 0 && position.is_reveal(m)) {
+                if !(position.is_capture(m) || promotion) || (!reveals && position.is_reveal(m)) {
                     return false;
                 }
                 if selective && !promotion && stand_pat + victim_value(position, m) + DELTA_MARGIN <= alpha {
