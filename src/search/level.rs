@@ -103,10 +103,10 @@ impl Default for LevelTable {
             };
         LevelTable {
             levels: [
-                level(None, Some(500), Some(10), Some(1), 150, 8, 180, true, 979.0),
-                level(None, Some(7_000), Some(25), Some(1), 75, 5, 80, true, 1249.0),
-                level(None, Some(25_000), Some(60), Some(2), 30, 3, 25, false, 1498.0),
-                level(None, Some(85_000), Some(150), Some(4), 8, 2, 5, false, 1764.0),
+                level(None, Some(500), Some(10), Some(1), 150, 8, 180, true, 830.0),
+                level(None, Some(3_500), Some(25), Some(1), 75, 5, 80, true, 1203.0),
+                level(None, Some(12_500), Some(60), Some(2), 30, 3, 25, false, 1446.0),
+                level(None, Some(42_500), Some(150), Some(4), 8, 2, 5, false, 1764.0),
                 LevelParams {
                     elo: Some(2000.0),
                     ..LevelParams::FULL

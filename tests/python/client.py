@@ -218,7 +218,7 @@ def check_configure(engine):
         else:
             raise Failure(f"python-chess accepted configuring managed option {name}")
     engine.ping()
-    # Level 3 caps the search (25,000 nodes in the compiled-in table).
+    # Level 3 caps the search (12,500 nodes in the compiled-in table).
     board = chess.Board()
     info = engine.analyse(board, chess.engine.Limit(depth=30))
     check(1 <= info.get("depth", 0) < 30, f"Level 3 searched to depth {info.get('depth')}")
