@@ -9,8 +9,10 @@ use std::time::Duration;
 const SOFT_SHARE: f64 = 0.7;
 /// The hard limit, in planned times per move (capped by what is left).
 const HARD_FACTOR: u32 = 3;
+/// Moves planned for when the clock does not say (sudden death, with or without increment).
+const DEFAULT_MOVES_TO_GO: u32 = 20;
 /// Below this many increments on the clock, a move uses less than one increment.
-const LOW_TIME_INCREMENTS: u32 = 20;
+const LOW_TIME_INCREMENTS: u32 = 10;
 
 /// When to stop thinking.
 #[derive(Clone, Copy, Debug)]
@@ -37,9 +39,12 @@ impl TimeBudget {
         let left = left.saturating_sub(move_overhead);
         let reserve = (left / 16).min(Duration::from_millis(100)) + (left / 2).min(Duration::from_millis(200));
         let left = left.saturating_sub(reserve);
-        let moves_to_go = limits.moves_to_go.unwrap_or(30).clamp(1, 50);
+        // Without `movestogo`, plan as if the rest of the game were this many moves: the
+        // clock then shrinks by a constant share per move, so the opening and middlegame,
+        // where most games are decided, get the most time.
+        let moves_to_go = limits.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 50);
         let increment = limits.increment;
-        let base = left / moves_to_go + increment * 3 / 4;
+        let base = left / moves_to_go + increment;
         // Never plan to use more than a share of what is left.
         let cap = left.mul_f64(if moves_to_go == 1 { 0.9 } else { 0.35 });
         let mut soft = base.mul_f64(SOFT_SHARE).min(cap);
