@@ -36,7 +36,13 @@ pub(super) struct Worker<'a> {
     seed: u64,
     /// Value covered pieces as their covers (a weaker level's misjudgement).
     naive_covers: bool,
+    /// Recent static evaluations by position key (a chance node's stand-pat caps evaluate
+    /// the positions its outcomes' quiescence searches then evaluate again).
+    eval_cache: Box<[(u64, i32)]>,
 }
+
+/// Entries of the evaluation cache (a power of two).
+const EVAL_CACHE_SIZE: usize = 1 << 14;
 
 pub(super) fn score_to_tt(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
@@ -81,6 +87,7 @@ impl<'a> Worker<'a> {
             noise_cp: job.level.noise_cp,
             seed: job.seed,
             naive_covers: job.level.naive_covers,
+            eval_cache: vec![(0, 0); EVAL_CACHE_SIZE].into_boxed_slice(),
         }
     }
 
@@ -88,13 +95,18 @@ impl<'a> Worker<'a> {
     /// weaker level's misjudgement of covers and its noise (a fixed function of the position
     /// and the seed).
     #[inline]
-    pub(super) fn evaluate(&self, position: &Position) -> i32 {
-        let score = evaluate_with(position, self.naive_covers);
-        if self.noise_cp == 0 {
-            score
-        } else {
-            score + super::level::noise(position.hash(), self.seed, self.noise_cp)
+    pub(super) fn evaluate(&mut self, position: &Position) -> i32 {
+        let key = position.hash();
+        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
+        if slot.0 == key && key != 0 {
+            return slot.1;
         }
+        let mut score = evaluate_with(position, self.naive_covers);
+        if self.noise_cp != 0 {
+            score += super::level::noise(key, self.seed, self.noise_cp);
+        }
+        *slot = (key, score);
+        score
     }
 
     #[inline]
