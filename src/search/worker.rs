@@ -36,8 +36,8 @@ pub(super) struct Worker<'a> {
     seed: u64,
     /// Value covered pieces as their covers (a weaker level's misjudgement).
     naive_covers: bool,
-    /// Recent static evaluations by position key (a chance node's stand-pat caps evaluate
-    /// the positions its outcomes' quiescence searches then evaluate again).
+    /// Recent static evaluations by position key: re-searches, later iterations and the
+    /// chance nodes' stand-pat caps evaluate the same positions again.
     eval_cache: Box<[(u64, i32)]>,
 }
 
