@@ -11,6 +11,7 @@ mod baseline;
 pub mod bench;
 mod chance;
 mod checks;
+mod correction;
 pub mod eval;
 mod history;
 mod iterative;

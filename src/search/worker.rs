@@ -2,10 +2,12 @@
 //! variation, the path's keys for repetitions, the per-ply stack (static evaluations and
 //! moves played, for pruning and continuation history) and the move-ordering statistics.
 
+use super::ablation::Feature;
+use super::correction::CorrectionHistory;
 use super::eval::evaluate_with;
 use super::history::{History, PieceTo};
 use super::tt::TtEntry;
-use super::{SearchJob, Shared, MATE_BOUND, MAX_PLY};
+use super::{SearchJob, Shared, MATE_BOUND, MAX_PLY, WIN};
 use crate::rules::{Move, Position};
 use std::sync::atomic::Ordering;
 
@@ -39,6 +41,11 @@ pub(super) struct Worker<'a> {
     /// Recent static evaluations by position key: re-searches, later iterations and the
     /// chance nodes' stand-pat caps evaluate the same positions again.
     eval_cache: Box<[(u64, i32)]>,
+    /// How far searches found the static evaluation off, by pawn structure.
+    pub(super) correction: Box<CorrectionHistory>,
+    /// Whether the correction is applied (not in unpruned verification searches, whose
+    /// values must not depend on the order nodes are visited in).
+    corrects: bool,
 }
 
 /// Entries of the evaluation cache (a power of two).
@@ -88,6 +95,8 @@ impl<'a> Worker<'a> {
             seed: job.seed,
             naive_covers: job.level.naive_covers,
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE].into_boxed_slice(),
+            correction: Box::default(),
+            corrects: shared.config.selective && shared.config.ablation.uses(Feature::Correction),
         }
     }
 
@@ -96,6 +105,30 @@ impl<'a> Worker<'a> {
     /// and the seed).
     #[inline]
     pub(super) fn evaluate(&mut self, position: &Position) -> i32 {
+        let raw = self.evaluate_raw(position);
+        self.corrected(position, raw)
+    }
+
+    /// `raw` (the static evaluation of `position`) with the correction history's amendment.
+    #[inline]
+    pub(super) fn corrected(&self, position: &Position, raw: i32) -> i32 {
+        if !self.corrects {
+            return raw;
+        }
+        (raw + self.correction.correction(position)).clamp(-WIN, WIN)
+    }
+
+    /// Learns from a search of `position` to `depth` that found `score` where the static
+    /// evaluation said `raw`.
+    pub(super) fn update_correction(&mut self, position: &Position, depth: i32, score: i32, raw: i32) {
+        if self.corrects {
+            self.correction.update(position, depth, score, raw);
+        }
+    }
+
+    /// The static evaluation without the correction history.
+    #[inline]
+    pub(super) fn evaluate_raw(&mut self, position: &Position) -> i32 {
         let key = position.hash();
         let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
         if slot.0 == key && key != 0 {
