@@ -92,3 +92,31 @@ impl SearchMemory {
         threads[id] = Some(tables);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_each_threads_tables_and_forgets_another_levels_evaluations() {
+        let memory = SearchMemory::new();
+        let full = LevelParams::FULL;
+        let mut tables = memory.take(1, &full, 7);
+        tables.eval_cache[3] = (42, 17);
+        memory.give_back(1, tables);
+        assert_eq!(memory.take(1, &full, 7).eval_cache[3], (42, 17));
+        // Taken and not given back: the next search starts afresh.
+        assert_eq!(memory.take(1, &full, 7).eval_cache[3], (0, 0));
+
+        let mut tables = memory.take(0, &full, 7);
+        tables.eval_cache[3] = (42, 17);
+        memory.give_back(0, tables);
+        assert_eq!(memory.take(0, &full, 8).eval_cache[3], (0, 0), "another seed's noise");
+
+        let mut tables = memory.take(0, &full, 7);
+        tables.eval_cache[3] = (42, 17);
+        memory.give_back(0, tables);
+        memory.clear();
+        assert_eq!(memory.take(0, &full, 7).eval_cache[3], (0, 0));
+    }
+}
