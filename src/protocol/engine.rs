@@ -7,7 +7,9 @@ use super::display;
 use super::options::{elo_declaration, OptionEffect, Options, DECLARATIONS};
 use super::position::{read_position, start_position};
 use crate::rules::{Color, Move, MoveStatus, Position};
-use crate::search::{self, Limits, Report, Score, ScoreBound, SearchControl, SearchJob, TranspositionTable};
+use crate::search::{
+    self, Limits, Report, Score, ScoreBound, SearchControl, SearchJob, SearchMemory, TranspositionTable,
+};
 use crate::tools::perft::divide_lines;
 use parking_lot::Mutex;
 use std::io::Write;
@@ -71,6 +73,9 @@ pub struct Engine {
     /// Keys of the positions before the current one, oldest first.
     history: Vec<u64>,
     tt: Arc<TranspositionTable>,
+    /// Each search thread's history, correction history and evaluation cache, kept from
+    /// move to move of a game.
+    memory: Arc<SearchMemory>,
     control: Arc<SearchControl>,
     search: Option<JoinHandle<()>>,
     debug: bool,
@@ -116,6 +121,7 @@ impl Engine {
             out,
             position: start_position(options.variant),
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            memory: Arc::new(SearchMemory::new()),
             options,
             history: Vec::new(),
             control: Arc::new(SearchControl::new()),
@@ -336,9 +342,11 @@ impl Engine {
         let control = Arc::new(SearchControl::new_search(params.ponder));
         self.control = Arc::clone(&control);
         let tt = Arc::clone(&self.tt);
+        let memory = Arc::clone(&self.memory);
         let out = self.out.clone();
         let started = self.start_worker("search", move || {
-            let result = search::run(&job, &tt, &control, |report| out.line(&format_report(report)));
+            let result =
+                search::run_with_memory(&job, &tt, &memory, &control, |report| out.line(&format_report(report)));
             // A ponder move that reveals is of no use: the GUI cannot know its suffix.
             let ponder = result
                 .best_move
@@ -399,6 +407,8 @@ impl Engine {
     /// 20 and 53 MB over a session of 16 MiB tables, scripts/long-game.py). A running search
     /// keeps its own table.
     fn clear_hash(&mut self) {
+        // What the threads learnt goes with the hash table (a running search keeps its own).
+        self.memory = Arc::new(SearchMemory::new());
         let held_by_search = Arc::strong_count(&self.tt) > 1;
         if !held_by_search && self.options.hash_mb <= CLEAR_IN_PLACE_MAX_MB {
             self.tt.clear();

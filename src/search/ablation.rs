@@ -24,10 +24,12 @@ pub enum Feature {
     /// Reveal captures at the first quiescence ply, searched as exact chance nodes (off:
     /// quiescence tries no reveal).
     QuiescenceReveals,
+    /// Correction history of the static evaluation by pawn structure.
+    Correction,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 8] = [
+    pub const ALL: [Feature; 9] = [
         Feature::NullMove,
         Feature::Lmr,
         Feature::ReverseFutility,
@@ -36,6 +38,7 @@ impl Feature {
         Feature::SeePruning,
         Feature::Iir,
         Feature::QuiescenceReveals,
+        Feature::Correction,
     ];
 
     /// The name `Ablate` takes.
@@ -49,17 +52,18 @@ impl Feature {
             Feature::SeePruning => "see",
             Feature::Iir => "iir",
             Feature::QuiescenceReveals => "qreveals",
+            Feature::Correction => "correction",
         }
     }
 
-    fn bit(self) -> u8 {
+    fn bit(self) -> u16 {
         1 << self as u8
     }
 }
 
 /// The set of features switched off (empty: the engine as it plays).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Ablation(u8);
+pub struct Ablation(u16);
 
 /// A feature name `Ablate` does not know.
 #[derive(Clone, Debug, PartialEq, Eq)]

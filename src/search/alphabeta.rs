@@ -116,7 +116,16 @@ impl Worker<'_> {
         }
 
         let in_check = position.is_check();
-        let static_eval = if in_check { -INFINITY } else { self.evaluate(position) };
+        let raw_eval = if in_check {
+            -INFINITY
+        } else {
+            self.evaluate_raw(position)
+        };
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.corrected(position, raw_eval)
+        };
         // The hash score, where its bound says it is more accurate than the static one.
         let mut eval = static_eval;
         if let Some(entry) = entry {
@@ -304,6 +313,16 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
+        // The evaluation was off where a quiet best move (or none) says so within the bound.
+        let quiet_best = best_move.is_none_or(|m| !position.is_capture(m) && m.promotion_role().is_none());
+        let informative = match bound {
+            Bound::Exact => true,
+            Bound::Lower => best_score > static_eval,
+            Bound::Upper => best_score < static_eval,
+        };
+        if !in_check && quiet_best && informative && best_score.abs() < MATE_BOUND {
+            self.update_correction(position, depth, best_score, raw_eval);
+        }
         self.store(
             ply,
             key,

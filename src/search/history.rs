@@ -68,6 +68,11 @@ impl History {
         }
     }
 
+    /// Forgets the killer moves (they belong to the plies of one search).
+    pub fn forget_killers(&mut self) {
+        self.killers = [[None; 2]; MAX_PLY + 2];
+    }
+
     /// The ordering score of quiet move `m` (`piece` is its [`PieceTo`]) after the moves
     /// `previous` one and two plies back.
     pub fn quiet_score(&self, color: Color, m: Move, piece: PieceTo, previous: [Option<PieceTo>; 2]) -> i32 {

@@ -11,10 +11,12 @@ mod baseline;
 pub mod bench;
 mod chance;
 mod checks;
+mod correction;
 pub mod eval;
 mod history;
 mod iterative;
 pub mod level;
+mod memory;
 mod ordering;
 mod quiescence;
 pub mod see;
@@ -24,6 +26,7 @@ pub mod verify;
 pub mod weights;
 mod worker;
 
+pub use memory::SearchMemory;
 pub use time::TimeBudget;
 pub use tt::TranspositionTable;
 
@@ -286,9 +289,23 @@ impl Shared<'_> {
 /// Runs a search to its end and returns the best move. `report` receives one [`Report`]
 /// per completed iteration and principal variation. Blocks the calling thread; with
 /// `infinite` or `ponder` it returns only after [`SearchControl::stop`] (or ponderhit).
+/// Nothing but the hash table is kept from earlier searches (see [`run_with_memory`]).
 pub fn run(
     job: &SearchJob,
     tt: &TranspositionTable,
+    control: &SearchControl,
+    report: impl FnMut(&Report),
+) -> SearchResult {
+    run_with_memory(job, tt, &SearchMemory::new(), control, report)
+}
+
+/// [`run`], with each thread's history, correction history and evaluation cache taken
+/// from `memory` and given back to it at the end (the next move of a game starts from
+/// what this one learnt).
+pub fn run_with_memory(
+    job: &SearchJob,
+    tt: &TranspositionTable,
+    memory: &SearchMemory,
     control: &SearchControl,
     mut report: impl FnMut(&Report),
 ) -> SearchResult {
@@ -305,7 +322,7 @@ pub fn run(
                 position,
                 ..job.clone()
             };
-            let result = run(&plain, tt, control, report);
+            let result = run_with_memory(&plain, tt, memory, control, report);
             return SearchResult {
                 best_move: result.best_move.and_then(|m| baseline::real_move(&job.position, m)),
                 ponder_move: None,
@@ -360,11 +377,14 @@ pub fn run(
                 let root_moves = root_moves.clone();
                 let limits = limits.clone();
                 scope.spawn(move || {
-                    let mut worker = Worker::new(job, shared, id);
+                    let tables = memory.take(id, &job.level, job.seed);
+                    let mut worker = Worker::new(job, shared, id, tables);
                     worker.iterate(&root_moves, &limits, 1, |_| {});
+                    memory.give_back(id, worker.into_tables());
                 });
             }
-            let mut worker = Worker::new(job, &shared, 0);
+            let tables = memory.take(0, &job.level, job.seed);
+            let mut worker = Worker::new(job, &shared, 0, tables);
             // A weaker level chooses among its best few moves: search that many lines and
             // show the GUI only the ones it asked for.
             let choosing = job.level.candidates > 1 && job.level.temperature_cp > 0;
@@ -389,6 +409,7 @@ pub fn run(
                 }
             });
             shared.abort.store(true, Ordering::Relaxed);
+            memory.give_back(0, worker.into_tables());
             if choosing && last.len() > 1 {
                 last.sort_by_key(|&(_, index, _, _)| index);
                 let scored: Vec<(Move, i32)> = last.iter().map(|&(_, _, m, score)| (m, score)).collect();

@@ -3,6 +3,7 @@
 //! the game tree, so Star1/Star2 chance nodes must give exactly the value of full-window
 //! expectimax, and the node counts show what the pruning saves.
 
+use super::memory::{EvalFlavour, ThreadTables};
 use super::worker::Worker;
 use super::{Limits, SearchConfig, SearchControl, SearchJob, Shared, TimeBudget, TranspositionTable, INFINITY};
 use crate::rules::Position;
@@ -23,7 +24,8 @@ pub fn root_value(position: &Position, depth: u32, config: SearchConfig) -> (i32
         abort: AtomicBool::new(false),
     };
     let job = SearchJob::new(position.clone(), Limits::default());
-    let mut worker = Worker::new(&job, &shared, 0);
+    let tables = ThreadTables::new(EvalFlavour::of(&job.level, job.seed));
+    let mut worker = Worker::new(&job, &shared, 0, tables);
     worker.root_moves = position.legal_moves().iter().copied().collect();
     let mut score = 0;
     for d in 1..=depth.max(1) {

@@ -2,10 +2,13 @@
 //! variation, the path's keys for repetitions, the per-ply stack (static evaluations and
 //! moves played, for pruning and continuation history) and the move-ordering statistics.
 
+use super::ablation::Feature;
+use super::correction::CorrectionHistory;
 use super::eval::evaluate_with;
 use super::history::{History, PieceTo};
+use super::memory::{EvalFlavour, ThreadTables, EVAL_CACHE_SIZE};
 use super::tt::TtEntry;
-use super::{SearchJob, Shared, MATE_BOUND, MAX_PLY};
+use super::{SearchJob, Shared, MATE_BOUND, MAX_PLY, WIN};
 use crate::rules::{Move, Position};
 use std::sync::atomic::Ordering;
 
@@ -39,10 +42,14 @@ pub(super) struct Worker<'a> {
     /// Recent static evaluations by position key: re-searches, later iterations and the
     /// chance nodes' stand-pat caps evaluate the same positions again.
     eval_cache: Box<[(u64, i32)]>,
+    /// How far searches found the static evaluation off, by pawn structure.
+    pub(super) correction: Box<CorrectionHistory>,
+    /// Whose evaluations the cache holds (kept with the tables).
+    flavour: EvalFlavour,
+    /// Whether the correction is applied (not in unpruned verification searches, whose
+    /// values must not depend on the order nodes are visited in).
+    corrects: bool,
 }
-
-/// Entries of the evaluation cache (a power of two).
-const EVAL_CACHE_SIZE: usize = 1 << 14;
 
 pub(super) fn score_to_tt(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
@@ -65,7 +72,7 @@ pub(super) fn score_from_tt(score: i32, ply: usize) -> i32 {
 }
 
 impl<'a> Worker<'a> {
-    pub(super) fn new(job: &SearchJob, shared: &'a Shared<'a>, id: usize) -> Worker<'a> {
+    pub(super) fn new(job: &SearchJob, shared: &'a Shared<'a>, id: usize, tables: ThreadTables) -> Worker<'a> {
         let mut keys = job.history.clone();
         keys.push(job.position.hash());
         Worker {
@@ -77,7 +84,7 @@ impl<'a> Worker<'a> {
             keys,
             pv: vec![[None; MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
-            history: Box::default(),
+            history: tables.history,
             eval_stack: [0; MAX_PLY + 2],
             move_stack: [None; MAX_PLY + 2],
             null_stack: [false; MAX_PLY + 2],
@@ -87,7 +94,20 @@ impl<'a> Worker<'a> {
             noise_cp: job.level.noise_cp,
             seed: job.seed,
             naive_covers: job.level.naive_covers,
-            eval_cache: vec![(0, 0); EVAL_CACHE_SIZE].into_boxed_slice(),
+            eval_cache: tables.eval_cache,
+            correction: tables.correction,
+            flavour: tables.flavour,
+            corrects: shared.config.selective && shared.config.ablation.uses(Feature::Correction),
+        }
+    }
+
+    /// The tables this worker learnt, to keep for the next search.
+    pub(super) fn into_tables(self) -> ThreadTables {
+        ThreadTables {
+            history: self.history,
+            correction: self.correction,
+            eval_cache: self.eval_cache,
+            flavour: self.flavour,
         }
     }
 
@@ -96,6 +116,30 @@ impl<'a> Worker<'a> {
     /// and the seed).
     #[inline]
     pub(super) fn evaluate(&mut self, position: &Position) -> i32 {
+        let raw = self.evaluate_raw(position);
+        self.corrected(position, raw)
+    }
+
+    /// `raw` (the static evaluation of `position`) with the correction history's amendment.
+    #[inline]
+    pub(super) fn corrected(&self, position: &Position, raw: i32) -> i32 {
+        if !self.corrects {
+            return raw;
+        }
+        (raw + self.correction.correction(position)).clamp(-WIN, WIN)
+    }
+
+    /// Learns from a search of `position` to `depth` that found `score` where the static
+    /// evaluation said `raw`.
+    pub(super) fn update_correction(&mut self, position: &Position, depth: i32, score: i32, raw: i32) {
+        if self.corrects {
+            self.correction.update(position, depth, score, raw);
+        }
+    }
+
+    /// The static evaluation without the correction history.
+    #[inline]
+    pub(super) fn evaluate_raw(&mut self, position: &Position) -> i32 {
         let key = position.hash();
         let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
         if slot.0 == key && key != 0 {
