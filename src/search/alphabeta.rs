@@ -141,8 +141,8 @@ impl Worker<'_> {
         }
         self.eval_stack[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.eval_stack[ply - 2];
-        if ply + 2 < self.history.killers.len() {
-            self.history.killers[ply + 2] = [None; 2];
+        if ply + 2 < self.tables.history.killers.len() {
+            self.tables.history.killers[ply + 2] = [None; 2];
         }
 
         if !pv_node && !in_check && selective {
@@ -195,8 +195,8 @@ impl Worker<'_> {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
         let previous = self.previous_moves(ply);
-        let killers = self.history.killers[ply];
-        let counter = self.history.counter_move(previous[0]);
+        let killers = self.tables.history.killers[ply];
+        let counter = self.tables.history.counter_move(previous[0]);
         order(
             position,
             &mut moves,
@@ -204,7 +204,7 @@ impl Worker<'_> {
                 hash_move,
                 killers,
                 counter,
-                history: &self.history,
+                history: &self.tables.history,
                 previous,
             },
         );
@@ -268,7 +268,10 @@ impl Worker<'_> {
                     if check {
                         reduction -= 1;
                     }
-                    let history = self.history.quiet_score(color, m, PieceTo::of(position, m), previous);
+                    let history = self
+                        .tables
+                        .history
+                        .quiet_score(color, m, PieceTo::of(position, m), previous);
                     reduction -= history / LMR_HISTORY_DIVISOR;
                     reduction = reduction.clamp(0, (new_depth - 1).max(0));
                 }
@@ -297,7 +300,8 @@ impl Worker<'_> {
                     self.update_pv(ply, m);
                     if score >= beta {
                         if quiet {
-                            self.history
+                            self.tables
+                                .history
                                 .reward_quiet(position, ply, depth, m, quiets.as_slice(), previous);
                         }
                         break;

@@ -87,9 +87,9 @@ impl Worker<'_> {
             &mut moves,
             &OrderContext {
                 hash_move: entry.and_then(|e| e.best_move),
-                killers: self.history.killers[ply],
-                counter: self.history.counter_move(previous[0]),
-                history: &self.history,
+                killers: self.tables.history.killers[ply],
+                counter: self.tables.history.counter_move(previous[0]),
+                history: &self.tables.history,
                 previous,
             },
         );

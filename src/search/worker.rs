@@ -3,10 +3,9 @@
 //! moves played, for pruning and continuation history) and the move-ordering statistics.
 
 use super::ablation::Feature;
-use super::correction::CorrectionHistory;
 use super::eval::evaluate_with;
-use super::history::{History, PieceTo};
-use super::memory::{EvalFlavour, ThreadTables, EVAL_CACHE_SIZE};
+use super::history::PieceTo;
+use super::memory::{ThreadTables, EVAL_CACHE_SIZE};
 use super::tt::TtEntry;
 use super::{SearchJob, Shared, MATE_BOUND, MAX_PLY, WIN};
 use crate::rules::{Move, Position};
@@ -23,7 +22,6 @@ pub(super) struct Worker<'a> {
     pub(super) keys: Vec<u64>,
     pv: Vec<[Option<Move>; MAX_PLY]>,
     pub(super) pv_len: [usize; MAX_PLY + 1],
-    pub(super) history: Box<History>,
     /// Static evaluation at each ply of the path (-INFINITY in check).
     pub(super) eval_stack: [i32; MAX_PLY + 2],
     /// The move played at each ply of the path (None: a null move or a chance draw).
@@ -39,13 +37,10 @@ pub(super) struct Worker<'a> {
     seed: u64,
     /// Value covered pieces as their covers (a weaker level's misjudgement).
     naive_covers: bool,
-    /// Recent static evaluations by position key: re-searches, later iterations and the
-    /// chance nodes' stand-pat caps evaluate the same positions again.
-    eval_cache: Box<[(u64, i32)]>,
-    /// How far searches found the static evaluation off, by pawn structure.
-    pub(super) correction: Box<CorrectionHistory>,
-    /// Whose evaluations the cache holds (kept with the tables).
-    flavour: EvalFlavour,
+    /// What the thread learns: move-ordering history, correction history and the cache of
+    /// static evaluations (re-searches, later iterations and the chance nodes' stand-pat
+    /// caps evaluate the same positions again), kept from search to search.
+    pub(super) tables: ThreadTables,
     /// Whether the correction is applied (not in unpruned verification searches, whose
     /// values must not depend on the order nodes are visited in).
     corrects: bool,
@@ -84,7 +79,6 @@ impl<'a> Worker<'a> {
             keys,
             pv: vec![[None; MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
-            history: tables.history,
             eval_stack: [0; MAX_PLY + 2],
             move_stack: [None; MAX_PLY + 2],
             null_stack: [false; MAX_PLY + 2],
@@ -94,21 +88,14 @@ impl<'a> Worker<'a> {
             noise_cp: job.level.noise_cp,
             seed: job.seed,
             naive_covers: job.level.naive_covers,
-            eval_cache: tables.eval_cache,
-            correction: tables.correction,
-            flavour: tables.flavour,
+            tables,
             corrects: shared.config.selective && shared.config.ablation.uses(Feature::Correction),
         }
     }
 
     /// The tables this worker learnt, to keep for the next search.
     pub(super) fn into_tables(self) -> ThreadTables {
-        ThreadTables {
-            history: self.history,
-            correction: self.correction,
-            eval_cache: self.eval_cache,
-            flavour: self.flavour,
-        }
+        self.tables
     }
 
     /// The static evaluation as this search's strength sees it: the evaluation, with a
@@ -126,14 +113,14 @@ impl<'a> Worker<'a> {
         if !self.corrects {
             return raw;
         }
-        (raw + self.correction.correction(position)).clamp(-WIN, WIN)
+        (raw + self.tables.correction.correction(position)).clamp(-WIN, WIN)
     }
 
     /// Learns from a search of `position` to `depth` that found `score` where the static
     /// evaluation said `raw`.
     pub(super) fn update_correction(&mut self, position: &Position, depth: i32, score: i32, raw: i32) {
         if self.corrects {
-            self.correction.update(position, depth, score, raw);
+            self.tables.correction.update(position, depth, score, raw);
         }
     }
 
@@ -141,7 +128,7 @@ impl<'a> Worker<'a> {
     #[inline]
     pub(super) fn evaluate_raw(&mut self, position: &Position) -> i32 {
         let key = position.hash();
-        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
+        let slot = &mut self.tables.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
         if slot.0 == key && key != 0 {
             return slot.1;
         }
