@@ -116,15 +116,11 @@ impl Worker<'_> {
         }
 
         let in_check = position.is_check();
-        let raw_eval = if in_check {
-            -INFINITY
+        let (raw_eval, static_eval) = if in_check {
+            (-INFINITY, -INFINITY)
         } else {
-            self.evaluate_raw(position)
-        };
-        let static_eval = if in_check {
-            -INFINITY
-        } else {
-            self.corrected(position, raw_eval)
+            let raw = self.evaluate_raw(position);
+            (raw, self.corrected(position, raw))
         };
         // The hash score, where its bound says it is more accurate than the static one.
         let mut eval = static_eval;

@@ -1,7 +1,8 @@
 //! What each search thread learns that is still true at the next move: the move-ordering
 //! history, the correction history and the evaluation cache. A [`SearchMemory`] keeps them
-//! between searches of one game (the protocol holds one next to its hash table and empties
-//! both at `ucinewgame`); each thread of a search borrows its own set and gives it back.
+//! between searches of one game (the protocol holds one next to its hash table and starts a
+//! new one with a new table at `ucinewgame`); each thread of a search borrows its own set and
+//! gives it back.
 
 use super::correction::CorrectionHistory;
 use super::history::History;
@@ -11,12 +12,13 @@ use parking_lot::Mutex;
 /// Entries of the evaluation cache (a power of two).
 pub(super) const EVAL_CACHE_SIZE: usize = 1 << 14;
 
-/// The cached evaluations depend on how a level misjudges covers and on its noise.
+/// How a search at a level evaluates: its misjudgement of covers and its noise (a fixed
+/// function of the position and the seed). The cached evaluations are this flavour's.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) struct EvalFlavour {
-    noise_cp: i32,
-    seed: u64,
-    naive_covers: bool,
+    pub noise_cp: i32,
+    pub seed: u64,
+    pub naive_covers: bool,
 }
 
 impl EvalFlavour {

@@ -32,11 +32,6 @@ pub(super) struct Worker<'a> {
     /// Root moves to skip (earlier MultiPV lines of this iteration).
     pub(super) excluded: Vec<Move>,
     pub(super) root_moves: Vec<Move>,
-    /// Evaluation noise (a weaker level's, else 0) and its seed.
-    noise_cp: i32,
-    seed: u64,
-    /// Value covered pieces as their covers (a weaker level's misjudgement).
-    naive_covers: bool,
     /// What the thread learns: move-ordering history, correction history and the cache of
     /// static evaluations (re-searches, later iterations and the chance nodes' stand-pat
     /// caps evaluate the same positions again), kept from search to search.
@@ -85,9 +80,6 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             excluded: Vec::new(),
             root_moves: Vec::new(),
-            noise_cp: job.level.noise_cp,
-            seed: job.seed,
-            naive_covers: job.level.naive_covers,
             tables,
             corrects: shared.config.selective && shared.config.ablation.uses(Feature::Correction),
         }
@@ -132,9 +124,10 @@ impl<'a> Worker<'a> {
         if slot.0 == key && key != 0 {
             return slot.1;
         }
-        let mut score = evaluate_with(position, self.naive_covers);
-        if self.noise_cp != 0 {
-            score += super::level::noise(key, self.seed, self.noise_cp);
+        let flavour = self.tables.flavour;
+        let mut score = evaluate_with(position, flavour.naive_covers);
+        if flavour.noise_cp != 0 {
+            score += super::level::noise(key, flavour.seed, flavour.noise_cp);
         }
         *slot = (key, score);
         score
