@@ -40,6 +40,10 @@ pub struct TuneArgs {
     /// Penalty per squared centipawn a weight moves from its present value.
     #[arg(long, default_value_t = 1e-6)]
     l2: f64,
+    /// Share of the game's result in each position's target; the rest is the playing engine's
+    /// search score of the position, where the PGN comment gives one (1: results only).
+    #[arg(long, default_value_t = 1.0)]
+    lambda: f64,
     /// Blocks of weights that keep their values (names as in `values.rs`, such as PST).
     #[arg(long, value_delimiter = ',')]
     freeze: Vec<String>,
@@ -68,8 +72,11 @@ fn run(args: &TuneArgs) -> Result<(), String> {
     if train.is_empty() {
         return Err("no training positions".to_string());
     }
-    let train = Dataset::new(&train);
-    let test = Dataset::new(&test);
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(format!("--lambda {} is not between 0 and 1", args.lambda));
+    }
+    let mut train = Dataset::new(&train);
+    let mut test = Dataset::new(&test);
     let start: Vec<(f64, f64)> = weights::current().iter().map(|s| (s.0 as f64, s.1 as f64)).collect();
     let seen = train.occurrences(param::COUNT);
     let mut frozen: Vec<bool> = seen.iter().map(|&n| n < args.min_positions).collect();
@@ -84,11 +91,15 @@ fn run(args: &TuneArgs) -> Result<(), String> {
     }
     let free = frozen.iter().filter(|f| !**f).count();
     let k = fit_k(&train, &start);
+    train.blend(k, args.lambda);
+    test.blend(k, args.lambda);
     let before = (train.loss(&start, k), test.loss(&start, k));
     println!(
-        "{} training positions, {} held out; k = {k:.6}; {free} of {} weights free",
+        "{} training positions ({} with a search score), {} held out; k = {k:.6}; lambda {}; {free} of {} weights free",
         train.len(),
+        train.searched(),
         test.len(),
+        args.lambda,
         param::COUNT
     );
     println!("loss before: training {:.6}, held out {:.6}", before.0, before.1);
@@ -121,9 +132,10 @@ fn run(args: &TuneArgs) -> Result<(), String> {
         })
         .collect();
     let origin = format!(
-        "Fitted by `veil tune` to {} positions of {games} games ({}), k = {k:.6}, {} epochs at\nrate {}, l2 {}: mean squared error {:.5} -> {:.5} (held-out games: {:.5} -> {:.5}).",
+        "Fitted by `veil tune` to {} positions of {games} games ({}), k = {k:.6}, lambda {},\n{} epochs at rate {}, l2 {}: mean squared error {:.5} -> {:.5} (held-out games: {:.5} -> {:.5}).",
         train.len(),
         files.join(", "),
+        args.lambda,
         args.epochs,
         args.rate,
         args.l2,

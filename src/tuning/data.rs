@@ -1,8 +1,8 @@
 //! Training positions: quiet positions of played games, with their games' results.
 
-use crate::arbiter::record::GameResult;
+use crate::arbiter::record::{EngineScore, GameResult};
 use crate::arbiter::replay::replay_text;
-use crate::rules::Position;
+use crate::rules::{Color, Position};
 use crate::search::eval::{trace, Trace};
 use crate::search::see::see_ge;
 
@@ -11,6 +11,9 @@ use crate::search::see::see_ge;
 pub struct Sample {
     pub trace: Trace,
     pub result: f64,
+    /// The score the playing engine's search gave this position, in centipawns for White
+    /// (`None` when it reported none, or a mate).
+    pub score: Option<i32>,
     /// Which game it comes from (for holding whole games out).
     pub game: usize,
 }
@@ -61,9 +64,15 @@ pub fn samples_from_pgn(text: &str, selection: Selection, first_game: usize) -> 
                 && (ply - selection.skip_plies).is_multiple_of(selection.stride.max(1))
                 && is_quiet(&position)
             {
+                let score = match played.score {
+                    Some(EngineScore::Centipawns(cp)) if position.side_to_move() == Color::White => Some(cp),
+                    Some(EngineScore::Centipawns(cp)) => Some(-cp),
+                    _ => None,
+                };
                 samples.push(Sample {
                     trace: trace(&position),
                     result,
+                    score,
                     game,
                 });
             }

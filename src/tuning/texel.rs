@@ -1,6 +1,9 @@
 //! The fit: the logistic scale `k` that best maps static scores to results, then the weights
 //! by full-batch gradient descent with Adam on the mean squared error
-//! `mean((result - sigmoid(k * score))^2)`.
+//! `mean((target - sigmoid(k * score))^2)`. The target is the game's result, or with
+//! [`Dataset::blend`] a mix of the result and what the playing engine's search said of the
+//! position (`lambda * result + (1 - lambda) * sigmoid(k * search score)`): a deeper look at
+//! the same position, far less noisy than one game's result.
 
 use super::data::Sample;
 use crate::search::weights::PHASE_TOTAL;
@@ -13,6 +16,10 @@ struct Row {
     mg_share: f64,
     eg_share: f64,
     result: f64,
+    /// The search's score for White, if the game recorded one.
+    searched: Option<f64>,
+    /// What the prediction is fitted to (the result until [`Dataset::blend`]).
+    target: f64,
 }
 
 /// The samples ready for fitting.
@@ -37,10 +44,28 @@ impl Dataset {
                     mg_share,
                     eg_share,
                     result: s.result,
+                    searched: s.score.map(f64::from),
+                    target: s.result,
                 }
             })
             .collect();
         Dataset { rows }
+    }
+
+    /// Fits to `lambda * result + (1 - lambda) * sigmoid(k * search score)` where the search
+    /// score is known (the result alone elsewhere); `lambda = 1` is the plain Texel fit.
+    pub fn blend(&mut self, k: f64, lambda: f64) {
+        for row in &mut self.rows {
+            row.target = match row.searched {
+                Some(score) => lambda * row.result + (1.0 - lambda) * sigmoid(k * score),
+                None => row.result,
+            };
+        }
+    }
+
+    /// How many rows have a search score.
+    pub fn searched(&self) -> usize {
+        self.rows.iter().filter(|r| r.searched.is_some()).count()
     }
 
     pub fn len(&self) -> usize {
@@ -70,7 +95,7 @@ impl Dataset {
             .iter()
             .map(|row| {
                 let p = sigmoid(k * Self::score(row, values));
-                (row.result - p).powi(2)
+                (row.target - p).powi(2)
             })
             .sum();
         sum / self.rows.len() as f64
@@ -95,7 +120,7 @@ impl Dataset {
         let n = self.rows.len().max(1) as f64;
         for row in &self.rows {
             let p = sigmoid(k * Self::score(row, values));
-            let d = 2.0 * (p - row.result) * p * (1.0 - p) * k / n;
+            let d = 2.0 * (p - row.target) * p * (1.0 - p) * k / n;
             for &(param, c) in &row.counts {
                 let g = &mut gradient[param as usize];
                 g.0 += d * c as f64 * row.mg_share;
@@ -192,6 +217,7 @@ mod tests {
                 ..Trace::default()
             },
             result,
+            score: None,
             game: 0,
         }
     }
@@ -222,5 +248,36 @@ mod tests {
         );
         let expected = (3.0f64).ln() / k;
         assert!((values[0].0 - expected).abs() < 2.0, "{values:?} against {expected}");
+    }
+
+    /// With `lambda = 0` the target is the search's score: positions scored +60 by the
+    /// search, whatever their games' results, pull the weight to 60.
+    #[test]
+    fn a_blend_of_zero_fits_the_search_scores() {
+        let mut samples = Vec::new();
+        for i in 0..400 {
+            let result = if i % 2 == 0 { 1.0 } else { 0.0 };
+            samples.push(Sample {
+                score: Some(60),
+                ..sample(1.0, result)
+            });
+        }
+        let mut data = Dataset::new(&samples);
+        let k = 0.01;
+        data.blend(k, 0.0);
+        assert_eq!(data.searched(), 400);
+        let values = fit(
+            &data,
+            &[(0.0, 0.0)],
+            &[false],
+            k,
+            Schedule {
+                epochs: 3000,
+                rate: 2.0,
+                l2: 0.0,
+            },
+            |_, _| {},
+        );
+        assert!((values[0].0 - 60.0).abs() < 2.0, "{values:?}");
     }
 }
