@@ -222,6 +222,16 @@ mod tests {
         }
     }
 
+    /// Fits a single weight from zero, without an L2 pull.
+    fn fit_one_weight(data: &Dataset, k: f64) -> Vec<(f64, f64)> {
+        let schedule = Schedule {
+            epochs: 3000,
+            rate: 2.0,
+            l2: 0.0,
+        };
+        fit(data, &[(0.0, 0.0)], &[false], k, schedule, |_, _| {})
+    }
+
     /// One weight, positions with +1 or -1 of it, White winning three in four of the first:
     /// the fit puts the weight where sigmoid(k * w) = 3/4.
     #[test]
@@ -234,18 +244,7 @@ mod tests {
         }
         let data = Dataset::new(&samples);
         let k = 0.01;
-        let values = fit(
-            &data,
-            &[(0.0, 0.0)],
-            &[false],
-            k,
-            Schedule {
-                epochs: 3000,
-                rate: 2.0,
-                l2: 0.0,
-            },
-            |_, _| {},
-        );
+        let values = fit_one_weight(&data, k);
         let expected = (3.0f64).ln() / k;
         assert!((values[0].0 - expected).abs() < 2.0, "{values:?} against {expected}");
     }
@@ -266,18 +265,7 @@ mod tests {
         let k = 0.01;
         data.blend(k, 0.0);
         assert_eq!(data.searched(), 400);
-        let values = fit(
-            &data,
-            &[(0.0, 0.0)],
-            &[false],
-            k,
-            Schedule {
-                epochs: 3000,
-                rate: 2.0,
-                l2: 0.0,
-            },
-            |_, _| {},
-        );
+        let values = fit_one_weight(&data, k);
         assert!((values[0].0 - 60.0).abs() < 2.0, "{values:?}");
     }
 }
