@@ -50,6 +50,9 @@ pub struct TuneArgs {
 }
 
 fn run(args: &TuneArgs) -> Result<(), String> {
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(format!("--lambda {} is not between 0 and 1", args.lambda));
+    }
     let selection = Selection {
         skip_plies: args.skip_plies,
         stride: args.stride,
@@ -71,9 +74,6 @@ fn run(args: &TuneArgs) -> Result<(), String> {
     let (test, train): (Vec<Sample>, Vec<Sample>) = samples.into_iter().partition(held);
     if train.is_empty() {
         return Err("no training positions".to_string());
-    }
-    if !(0.0..=1.0).contains(&args.lambda) {
-        return Err(format!("--lambda {} is not between 0 and 1", args.lambda));
     }
     let mut train = Dataset::new(&train);
     let mut test = Dataset::new(&test);
