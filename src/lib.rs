@@ -23,8 +23,9 @@
 
 pub mod arbiter;
 pub mod levels;
+pub mod nnue;
 pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod tools;
-pub mod tuning;
+pub mod training;

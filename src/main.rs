@@ -1,5 +1,5 @@
 //! `veil`: the protocol loop (no subcommand), `veil match`, `veil merge`, `veil replay`,
-//! `veil perft`, `veil bench`, `veil levels`, `veil tune`.
+//! `veil perft`, `veil bench`, `veil levels`, `veil tune`, `veil datagen`, `veil train`.
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
@@ -24,7 +24,13 @@ enum Command {
     Levels(Box<veil::levels::cli::LevelsArgs>),
     /// Fits the evaluation's weights to the results of played games (Texel tuning) and
     /// writes them as Rust source (`src/search/weights/values.rs`).
-    Tune(Box<veil::tuning::cli::TuneArgs>),
+    Tune(Box<veil::training::cli::TuneArgs>),
+    /// Plays self-play games at a fixed node count per move and writes quiet positions with
+    /// their search scores and game results, for training the network.
+    Datagen(Box<veil::training::datagen_cli::DatagenArgs>),
+    /// Trains the evaluation network on `veil datagen` records (or fine-tunes one) and
+    /// writes a network file.
+    Train(Box<veil::training::train_cli::TrainArgs>),
     /// Combines the results files of a match's shards into one report.
     Merge(veil::arbiter::cli::MergeArgs),
     /// Searches a fixed set of positions to a fixed depth and prints the node count (the
@@ -33,6 +39,9 @@ enum Command {
         #[arg(default_value_t = veil::search::bench::BENCH_DEPTH,
               value_parser = clap::value_parser!(u32).range(1..=i64::from(veil::search::MAX_DEPTH)))]
         depth: u32,
+        /// The evaluation to search with (default: the engine's).
+        #[arg(long, value_enum)]
+        eval: Option<EvalChoice>,
     },
     /// Counts leaves of the move tree (reveals branch once per role the pool holds).
     Perft {
@@ -59,6 +68,15 @@ enum Command {
     },
 }
 
+/// `veil bench --eval`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum EvalChoice {
+    /// The embedded network.
+    Network,
+    /// The hand-written terms.
+    HandWritten,
+}
+
 fn main() -> ExitCode {
     let matches = Cli::command().get_matches();
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
@@ -75,9 +93,16 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => veil::arbiter::cli::run_match(&args),
         Some(Command::Merge(args)) => veil::arbiter::cli::run_merge(&args),
         Some(Command::Levels(args)) => veil::levels::cli::run_levels(&args),
-        Some(Command::Tune(args)) => veil::tuning::cli::run_tune(&args),
-        Some(Command::Bench { depth }) => {
-            let (nodes, elapsed) = veil::search::bench::bench(depth);
+        Some(Command::Tune(args)) => veil::training::cli::run_tune(&args),
+        Some(Command::Datagen(args)) => veil::training::datagen_cli::run_datagen(&args),
+        Some(Command::Train(args)) => veil::training::train_cli::run_train(&args),
+        Some(Command::Bench { depth, eval }) => {
+            let evaluator = match eval {
+                None => veil::search::Evaluator::standard(),
+                Some(EvalChoice::Network) => veil::search::Evaluator::Network(veil::nnue::default_network()),
+                Some(EvalChoice::HandWritten) => veil::search::Evaluator::HandWritten,
+            };
+            let (nodes, elapsed) = veil::search::bench::bench_with(depth, &evaluator);
             let millis = elapsed.as_millis().max(1);
             println!("Nodes searched: {nodes}");
             println!("Nodes/second: {}", nodes as u128 * 1000 / millis);

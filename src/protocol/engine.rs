@@ -338,6 +338,7 @@ impl Engine {
             seed: self.options.seed,
             cover_baseline: self.options.cover_baseline,
             ablation: self.options.ablation,
+            evaluator: search::Evaluator::standard(),
         };
         let control = Arc::new(SearchControl::new_search(params.ponder));
         self.control = Arc::clone(&control);

@@ -97,7 +97,7 @@ impl Worker<'_> {
             }
         }
         if ply >= MAX_PLY - 2 {
-            return self.evaluate(position);
+            return self.evaluate(position, ply);
         }
 
         let key = position.hash();
@@ -119,7 +119,7 @@ impl Worker<'_> {
         let (raw_eval, static_eval) = if in_check {
             (-INFINITY, -INFINITY)
         } else {
-            let raw = self.evaluate_raw(position);
+            let raw = self.evaluate_raw(position, ply);
             (raw, self.corrected(position, raw))
         };
         // The hash score, where its bound says it is more accurate than the static one.

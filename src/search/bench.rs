@@ -1,7 +1,7 @@
 //! `veil bench`: a fixed set of positions searched to a fixed depth on one thread; the total
 //! node count is the signature of the search (`Bench: N` in commit messages).
 
-use super::{run, Limits, SearchControl, SearchJob, TranspositionTable};
+use super::{run, Evaluator, Limits, SearchControl, SearchJob, TranspositionTable};
 use crate::rules::Position;
 use std::time::{Duration, Instant};
 
@@ -50,8 +50,14 @@ pub const BENCH_FENS: [&str; 38] = [
 
 pub const BENCH_DEPTH: u32 = 8;
 
-/// Searches every bench position and returns (nodes, time).
+/// Searches every bench position with the engine's default evaluation and returns (nodes,
+/// time).
 pub fn bench(depth: u32) -> (u64, Duration) {
+    bench_with(depth, &Evaluator::standard())
+}
+
+/// [`bench`] with the given evaluation.
+pub fn bench_with(depth: u32, evaluator: &Evaluator) -> (u64, Duration) {
     let start = Instant::now();
     let mut nodes = 0;
     for fen in BENCH_FENS {
@@ -62,7 +68,10 @@ pub fn bench(depth: u32) -> (u64, Duration) {
             depth: Some(depth),
             ..Limits::default()
         };
-        let job = SearchJob::new(position, limits);
+        let job = SearchJob {
+            evaluator: evaluator.clone(),
+            ..SearchJob::new(position, limits)
+        };
         nodes += run(&job, &tt, &control, |_| {}).nodes;
     }
     (nodes, start.elapsed())

@@ -144,7 +144,7 @@ impl Worker<'_> {
                     // its static evaluation caps our value there, for the cost of one call.
                     let child = position.play(m, Some(role));
                     if !child.is_check() {
-                        let cap = (-(self.evaluate(&child) as i64)).clamp(low, high);
+                        let cap = (-(self.evaluate(&child, ply + 1) as i64)).clamp(low, high);
                         if cap < upper[index] {
                             upper_sum -= weight * (upper[index] - cap);
                             upper[index] = cap;

@@ -19,14 +19,17 @@ pub(super) struct EvalFlavour {
     pub noise_cp: i32,
     pub seed: u64,
     pub naive_covers: bool,
+    /// The evaluation's key ([`super::Evaluator::key`]).
+    pub evaluator: u64,
 }
 
 impl EvalFlavour {
-    pub fn of(level: &LevelParams, seed: u64) -> EvalFlavour {
+    pub fn of(level: &LevelParams, seed: u64, evaluator: u64) -> EvalFlavour {
         EvalFlavour {
             noise_cp: level.noise_cp,
             seed,
             naive_covers: level.naive_covers,
+            evaluator,
         }
     }
 }
@@ -68,9 +71,9 @@ impl SearchMemory {
 
     /// Thread `id`'s tables for a search at `level` with `seed`: what it learnt before, with
     /// the killers (moves of plies of the last search) forgotten, and the evaluation cache
-    /// emptied if the evaluation it holds was another level's.
-    pub(super) fn take(&self, id: usize, level: &LevelParams, seed: u64) -> ThreadTables {
-        let flavour = EvalFlavour::of(level, seed);
+    /// emptied if the evaluation it holds was another level's or another evaluator's.
+    pub(super) fn take(&self, id: usize, level: &LevelParams, seed: u64, evaluator: u64) -> ThreadTables {
+        let flavour = EvalFlavour::of(level, seed, evaluator);
         let kept = self.threads.lock().get_mut(id).and_then(Option::take);
         match kept {
             Some(mut tables) => {
@@ -103,22 +106,26 @@ mod tests {
     fn keeps_each_threads_tables_and_forgets_another_levels_evaluations() {
         let memory = SearchMemory::new();
         let full = LevelParams::FULL;
-        let mut tables = memory.take(1, &full, 7);
+        let mut tables = memory.take(1, &full, 7, 0);
         tables.eval_cache[3] = (42, 17);
         memory.give_back(1, tables);
-        assert_eq!(memory.take(1, &full, 7).eval_cache[3], (42, 17));
+        assert_eq!(memory.take(1, &full, 7, 0).eval_cache[3], (42, 17));
         // Taken and not given back: the next search starts afresh.
-        assert_eq!(memory.take(1, &full, 7).eval_cache[3], (0, 0));
+        assert_eq!(memory.take(1, &full, 7, 0).eval_cache[3], (0, 0));
 
-        let mut tables = memory.take(0, &full, 7);
+        let mut tables = memory.take(0, &full, 7, 0);
         tables.eval_cache[3] = (42, 17);
         memory.give_back(0, tables);
-        assert_eq!(memory.take(0, &full, 8).eval_cache[3], (0, 0), "another seed's noise");
+        assert_eq!(
+            memory.take(0, &full, 8, 0).eval_cache[3],
+            (0, 0),
+            "another seed's noise"
+        );
 
-        let mut tables = memory.take(0, &full, 7);
+        let mut tables = memory.take(0, &full, 7, 0);
         tables.eval_cache[3] = (42, 17);
         memory.give_back(0, tables);
         memory.clear();
-        assert_eq!(memory.take(0, &full, 7).eval_cache[3], (0, 0));
+        assert_eq!(memory.take(0, &full, 7, 0).eval_cache[3], (0, 0));
     }
 }

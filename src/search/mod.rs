@@ -13,6 +13,7 @@ mod chance;
 mod checks;
 mod correction;
 pub mod eval;
+mod evaluator;
 mod history;
 mod iterative;
 pub mod level;
@@ -26,6 +27,7 @@ pub mod verify;
 pub mod weights;
 mod worker;
 
+pub use evaluator::{Evaluator, NETWORK_BY_DEFAULT};
 pub use memory::SearchMemory;
 pub use time::TimeBudget;
 pub use tt::TranspositionTable;
@@ -84,6 +86,8 @@ pub struct SearchJob {
     /// Parts of the selective search switched off (the `Ablate` option, for measuring what
     /// each is worth).
     pub ablation: Ablation,
+    /// The static evaluation: the network or the hand-written terms.
+    pub evaluator: Evaluator,
 }
 
 impl SearchJob {
@@ -101,6 +105,7 @@ impl SearchJob {
             seed: 0,
             cover_baseline: false,
             ablation: Ablation::default(),
+            evaluator: Evaluator::standard(),
         }
     }
 }
@@ -377,13 +382,13 @@ pub fn run_with_memory(
                 let root_moves = root_moves.clone();
                 let limits = limits.clone();
                 scope.spawn(move || {
-                    let tables = memory.take(id, &job.level, job.seed);
+                    let tables = memory.take(id, &job.level, job.seed, job.evaluator.key());
                     let mut worker = Worker::new(job, shared, id, tables);
                     worker.iterate(&root_moves, &limits, 1, |_| {});
                     memory.give_back(id, worker.into_tables());
                 });
             }
-            let tables = memory.take(0, &job.level, job.seed);
+            let tables = memory.take(0, &job.level, job.seed, job.evaluator.key());
             let mut worker = Worker::new(job, &shared, 0, tables);
             // A weaker level chooses among its best few moves: search that many lines and
             // show the GUI only the ones it asked for.

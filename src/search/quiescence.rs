@@ -37,7 +37,7 @@ impl Worker<'_> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 2 || qdepth <= -MAX_QUIESCENCE_DEPTH {
-            return self.evaluate(position);
+            return self.evaluate(position, ply);
         }
         let pv_node = beta - alpha > 1;
         let selective = self.shared.config.selective;
@@ -68,7 +68,7 @@ impl Worker<'_> {
             if position.is_check() && !position.has_legal_move() {
                 return -MATE + ply as i32;
             }
-            let stand_pat = self.evaluate(position);
+            let stand_pat = self.evaluate(position, ply);
             if stand_pat >= beta {
                 return stand_pat;
             }

@@ -8,8 +8,10 @@ use super::history::PieceTo;
 use super::memory::{ThreadTables, EVAL_CACHE_SIZE};
 use super::tt::TtEntry;
 use super::{SearchJob, Shared, MATE_BOUND, MAX_PLY, WIN};
+use crate::nnue::{AccumulatorStack, Network};
 use crate::rules::{Move, Position};
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 pub(super) struct Worker<'a> {
     pub(super) shared: &'a Shared<'a>,
@@ -39,6 +41,8 @@ pub(super) struct Worker<'a> {
     /// Whether the correction is applied (not in unpruned verification searches, whose
     /// values must not depend on the order nodes are visited in).
     corrects: bool,
+    /// The network and its accumulators, one per ply (`None`: the hand-written evaluation).
+    network: Option<(Arc<Network>, Box<AccumulatorStack>)>,
 }
 
 pub(super) fn score_to_tt(score: i32, ply: usize) -> i32 {
@@ -82,6 +86,10 @@ impl<'a> Worker<'a> {
             root_moves: Vec::new(),
             tables,
             corrects: shared.config.selective && shared.config.ablation.uses(Feature::Correction),
+            network: job
+                .evaluator
+                .network()
+                .map(|network| (Arc::clone(network), Box::new(AccumulatorStack::new(MAX_PLY + 2)))),
         }
     }
 
@@ -94,8 +102,8 @@ impl<'a> Worker<'a> {
     /// weaker level's misjudgement of covers and its noise (a fixed function of the position
     /// and the seed).
     #[inline]
-    pub(super) fn evaluate(&mut self, position: &Position) -> i32 {
-        let raw = self.evaluate_raw(position);
+    pub(super) fn evaluate(&mut self, position: &Position, ply: usize) -> i32 {
+        let raw = self.evaluate_raw(position, ply);
         self.corrected(position, raw)
     }
 
@@ -116,16 +124,20 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// The static evaluation without the correction history.
+    /// The static evaluation without the correction history. `ply` is where the search met
+    /// the position (the network's accumulators are kept per ply).
     #[inline]
-    pub(super) fn evaluate_raw(&mut self, position: &Position) -> i32 {
+    pub(super) fn evaluate_raw(&mut self, position: &Position, ply: usize) -> i32 {
         let key = position.hash();
         let slot = &mut self.tables.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
         if slot.0 == key && key != 0 {
             return slot.1;
         }
         let flavour = self.tables.flavour;
-        let mut score = evaluate_with(position, flavour.naive_covers);
+        let mut score = match &mut self.network {
+            Some((network, stack)) => stack.evaluate(network, position, ply).clamp(-WIN + 1, WIN - 1),
+            None => evaluate_with(position, flavour.naive_covers),
+        };
         if flavour.noise_cp != 0 {
             score += super::level::noise(key, flavour.seed, flavour.noise_cp);
         }

@@ -1,4 +1,5 @@
-//! Texel tuning of the evaluation's linear weights: positions from played games, each
+//! Training the evaluation: `veil datagen` (self-play data in a binary format, [`datagen`],
+//! [`format`]), `veil train` (the network, [`trainer`]) and Texel tuning of the evaluation's linear weights: positions from played games, each
 //! labelled with its game's result, and the weights fitted so that a logistic curve of the
 //! static score predicts the results (Texel's method, as Peter Österlund described it).
 //!
@@ -11,4 +12,9 @@
 
 pub mod cli;
 pub mod data;
+pub mod datagen;
+pub mod datagen_cli;
+pub mod format;
 pub mod texel;
+pub mod train_cli;
+pub mod trainer;

@@ -1,0 +1,214 @@
+//! The quantised network and its file. Shape: [`INPUTS`] → [`HIDDEN`] per perspective
+//! (the side to move's and the other's, one shared weight matrix), squared clipped ReLU,
+//! → 1 output. The hidden layer works in `i16` scaled by [`QA`], the output weights in
+//! `i16` scaled by [`QB`]; the output is centipawns after [`SCALE`].
+//!
+//! File (little-endian): the magic `VEILNNUE`, then `u32`s version, generation, inputs,
+//! hidden, QA, QB, scale; a 64-byte description (UTF-8, zero-padded); the feature weights
+//! (`i16`, input-major), the feature biases (`i16`), the output weights (`i16`, the side to
+//! move's half first), the output bias (`i32`); an FNV-1a checksum (`u64`) of everything
+//! before it. The size is fixed: [`FILE_SIZE`].
+
+use super::features::INPUTS;
+use std::fmt;
+
+/// Hidden units per perspective.
+pub const HIDDEN: usize = 128;
+/// Scale of the feature weights and the hidden layer (1.0 = `QA`).
+pub const QA: i32 = 255;
+/// Scale of the output weights.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the network's output.
+pub const SCALE: i32 = 400;
+pub const VERSION: u32 = 1;
+const MAGIC: &[u8; 8] = b"VEILNNUE";
+const DESCRIPTION_SIZE: usize = 64;
+const HEADER_SIZE: usize = 8 + 7 * 4 + DESCRIPTION_SIZE;
+/// Bytes of a network file.
+pub const FILE_SIZE: usize = HEADER_SIZE + 2 * INPUTS * HIDDEN + 2 * HIDDEN + 2 * 2 * HIDDEN + 4 + 8;
+
+/// A network ready for inference.
+#[derive(Clone)]
+pub struct Network {
+    pub generation: u32,
+    pub description: String,
+    /// One row of `HIDDEN` weights per input feature.
+    pub feature_weights: Vec<[i16; HIDDEN]>,
+    pub feature_bias: [i16; HIDDEN],
+    /// `[side to move's half, other side's half]`.
+    pub output_weights: [[i16; HIDDEN]; 2],
+    pub output_bias: i32,
+    /// The file's checksum: names the network (an evaluation cache must not mix two).
+    pub checksum: u64,
+}
+
+impl fmt::Debug for Network {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Network(generation {}, {:016x})", self.generation, self.checksum)
+    }
+}
+
+/// Why bytes are not a network this engine can use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetworkError {
+    WrongSize { found: usize, expected: usize },
+    NotANetwork,
+    Version(u32),
+    Shape { inputs: u32, hidden: u32 },
+    Quantisation,
+    Checksum,
+}
+
+impl fmt::Display for NetworkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetworkError::WrongSize { found, expected } => {
+                write!(f, "{found} bytes, a network file has {expected}")
+            }
+            NetworkError::NotANetwork => write!(f, "not a Veil network file"),
+            NetworkError::Version(version) => {
+                write!(f, "network format version {version}, this engine reads {VERSION}")
+            }
+            NetworkError::Shape { inputs, hidden } => write!(
+                f,
+                "network shape {inputs}x{hidden}, this engine needs {INPUTS}x{HIDDEN}"
+            ),
+            NetworkError::Quantisation => write!(f, "the network's quantisation is not this engine's"),
+            NetworkError::Checksum => write!(f, "the network file is damaged (checksum)"),
+        }
+    }
+}
+
+impl std::error::Error for NetworkError {}
+
+/// FNV-1a over `bytes`.
+pub fn checksum(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xCBF2_9CE4_8422_2325u64, |hash, &byte| {
+        (hash ^ byte as u64).wrapping_mul(0x0000_0100_0000_01B3)
+    })
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take<const N: usize>(&mut self) -> [u8; N] {
+        let out = self.bytes[self.at..self.at + N].try_into().expect("size checked first");
+        self.at += N;
+        out
+    }
+    fn u32(&mut self) -> u32 {
+        u32::from_le_bytes(self.take())
+    }
+    fn i16(&mut self) -> i16 {
+        i16::from_le_bytes(self.take())
+    }
+}
+
+impl Network {
+    /// Reads a network file's bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        if bytes.len() != FILE_SIZE {
+            return Err(NetworkError::WrongSize {
+                found: bytes.len(),
+                expected: FILE_SIZE,
+            });
+        }
+        if &bytes[..8] != MAGIC {
+            return Err(NetworkError::NotANetwork);
+        }
+        let body = &bytes[..FILE_SIZE - 8];
+        let stored = u64::from_le_bytes(bytes[FILE_SIZE - 8..].try_into().expect("8 bytes"));
+        let mut reader = Reader { bytes, at: 8 };
+        let version = reader.u32();
+        if version != VERSION {
+            return Err(NetworkError::Version(version));
+        }
+        if checksum(body) != stored {
+            return Err(NetworkError::Checksum);
+        }
+        let generation = reader.u32();
+        let (inputs, hidden) = (reader.u32(), reader.u32());
+        if inputs as usize != INPUTS || hidden as usize != HIDDEN {
+            return Err(NetworkError::Shape { inputs, hidden });
+        }
+        if (reader.u32(), reader.u32(), reader.u32()) != (QA as u32, QB as u32, SCALE as u32) {
+            return Err(NetworkError::Quantisation);
+        }
+        let description: [u8; DESCRIPTION_SIZE] = reader.take();
+        let end = description.iter().position(|&b| b == 0).unwrap_or(DESCRIPTION_SIZE);
+        let description = String::from_utf8_lossy(&description[..end]).into_owned();
+        let mut feature_weights = vec![[0i16; HIDDEN]; INPUTS];
+        for row in feature_weights.iter_mut() {
+            for weight in row.iter_mut() {
+                *weight = reader.i16();
+            }
+        }
+        let mut feature_bias = [0i16; HIDDEN];
+        for bias in feature_bias.iter_mut() {
+            *bias = reader.i16();
+        }
+        let mut output_weights = [[0i16; HIDDEN]; 2];
+        for half in output_weights.iter_mut() {
+            for weight in half.iter_mut() {
+                *weight = reader.i16();
+            }
+        }
+        let output_bias = i32::from_le_bytes(reader.take());
+        Ok(Network {
+            generation,
+            description,
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+            checksum: stored,
+        })
+    }
+
+    /// The network as a file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(FILE_SIZE);
+        out.extend_from_slice(MAGIC);
+        for value in [
+            VERSION,
+            self.generation,
+            INPUTS as u32,
+            HIDDEN as u32,
+            QA as u32,
+            QB as u32,
+            SCALE as u32,
+        ] {
+            out.extend_from_slice(&value.to_le_bytes());
+        }
+        let mut description = [0u8; DESCRIPTION_SIZE];
+        let text = self.description.as_bytes();
+        // Cut at a character boundary so that the stored text stays UTF-8.
+        let mut len = text.len().min(DESCRIPTION_SIZE - 1);
+        while !self.description.is_char_boundary(len) {
+            len -= 1;
+        }
+        description[..len].copy_from_slice(&text[..len]);
+        out.extend_from_slice(&description);
+        for row in &self.feature_weights {
+            for weight in row {
+                out.extend_from_slice(&weight.to_le_bytes());
+            }
+        }
+        for bias in &self.feature_bias {
+            out.extend_from_slice(&bias.to_le_bytes());
+        }
+        for half in &self.output_weights {
+            for weight in half {
+                out.extend_from_slice(&weight.to_le_bytes());
+            }
+        }
+        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        let sum = checksum(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        debug_assert_eq!(out.len(), FILE_SIZE);
+        out
+    }
+}

@@ -1,0 +1,138 @@
+//! `veil train`: fits the network to `veil datagen` records and writes a network file.
+
+use super::format::for_each_record;
+use super::trainer::{loss, train, FloatNetwork, Sample, Schedule};
+use crate::nnue::Network;
+use clap::Args;
+use std::fs::File;
+use std::io::BufReader;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// `veil train`.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// Record files written by `veil datagen`.
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// Where the network goes.
+    #[arg(long)]
+    out: PathBuf,
+    /// Start from this network (fine-tuning) instead of random weights.
+    #[arg(long)]
+    init: Option<PathBuf>,
+    /// The generation written in the file's header (default: the initial network's plus
+    /// one, or 1).
+    #[arg(long)]
+    generation: Option<u32>,
+    #[arg(long, default_value_t = 20)]
+    epochs: usize,
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// Adam's step size at the first epoch.
+    #[arg(long, default_value_t = 0.001)]
+    rate: f32,
+    /// The step size at the last epoch, as a share of the first.
+    #[arg(long, default_value_t = 0.1)]
+    final_rate: f32,
+    /// Share of the game's result in each target; the rest is the search score.
+    #[arg(long, default_value_t = 0.5)]
+    lambda: f32,
+    /// Share of each file's records, from its end, held out to check the fit.
+    #[arg(long, default_value_t = 0.05)]
+    held_out: f64,
+    /// Threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+fn run(args: &TrainArgs) -> Result<(), String> {
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(format!("--lambda {} is not between 0 and 1", args.lambda));
+    }
+    if !(0.0..1.0).contains(&args.held_out) {
+        return Err(format!("--held-out {} is not in [0, 1)", args.held_out));
+    }
+    let initial = match &args.init {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            Some(Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?)
+        }
+        None => None,
+    };
+    let started = Instant::now();
+    let mut train_set = Vec::new();
+    let mut held_out = Vec::new();
+    for path in &args.data {
+        let mut samples = Vec::new();
+        let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for_each_record(&mut BufReader::new(file), |record| {
+            samples.push(Sample::from_record(&record, args.lambda))
+        })
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+        let keep = samples.len() - (samples.len() as f64 * args.held_out) as usize;
+        held_out.extend(samples.drain(keep..));
+        train_set.extend(samples);
+    }
+    println!(
+        "{} training and {} held-out positions read in {:.1} s",
+        train_set.len(),
+        held_out.len(),
+        started.elapsed().as_secs_f64()
+    );
+    if train_set.is_empty() {
+        return Err("no training positions".to_string());
+    }
+    let mut network = match &initial {
+        Some(network) => FloatNetwork::from_quantised(network),
+        None => FloatNetwork::random(args.seed),
+    };
+    let generation = args
+        .generation
+        .unwrap_or_else(|| initial.as_ref().map_or(1, |network| network.generation + 1));
+    println!("held-out loss before: {:.6}", loss(&network, &held_out));
+    let schedule = Schedule {
+        epochs: args.epochs,
+        batch: args.batch,
+        rate: args.rate,
+        final_rate_share: args.final_rate,
+        threads: args
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        seed: args.seed,
+    };
+    train(&mut network, &train_set, &held_out, &schedule, |epoch| {
+        println!(
+            "epoch {:3}  train {:.6}  held-out {:.6}  {:.1} s",
+            epoch.epoch, epoch.train_loss, epoch.held_out_loss, epoch.seconds
+        );
+    });
+    let description = format!(
+        "generation {generation}: {} positions, {} epochs, lambda {}",
+        train_set.len() + held_out.len(),
+        args.epochs,
+        args.lambda
+    );
+    let quantised = network.quantise(generation, &description);
+    std::fs::write(&args.out, quantised.to_bytes()).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    println!(
+        "wrote {} ({description}) in {:.1} min",
+        args.out.display(),
+        started.elapsed().as_secs_f64() / 60.0
+    );
+    Ok(())
+}
+
+/// Runs `veil train`; exit status 2 on bad arguments, unreadable data or a write error.
+pub fn run_train(args: &TrainArgs) -> ExitCode {
+    match run(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,360 @@
+//! The network trainer behind `veil train`: the network of [`crate::nnue`] in floating
+//! point, fitted by Adam (Kingma & Ba 2015) on mini-batches split over every core.
+//!
+//! Each position's target is `λ · result + (1 − λ) · σ(score / SCALE)` (the blend
+//! `veil tune --lambda` uses), its prediction `σ(output)`, where the output times SCALE is the
+//! evaluation in centipawns; the loss is the squared error. The first layer is sparse: the
+//! forward pass adds the rows of the active features, the backward pass adds the gradient to
+//! those rows only. Each thread keeps its own gradient; they are summed per batch.
+
+use super::format::Record;
+use crate::nnue::features::{Snapshot, INPUTS};
+use crate::nnue::network::{Network, HIDDEN, QA, QB, SCALE};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::time::Instant;
+
+/// Most features a perspective can have (32 pieces and 30 pool slots).
+const MAX_FEATURES: usize = 64;
+/// Weights are kept within this, so that the quantised accumulator cannot overflow.
+const CLIP: f32 = 1.98;
+
+/// One training position: its features for the side to move and the other side, and the
+/// target.
+#[derive(Clone)]
+pub struct Sample {
+    features: [[u16; MAX_FEATURES]; 2],
+    counts: [u8; 2],
+    target: f32,
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+impl Sample {
+    pub fn from_record(record: &Record, lambda: f32) -> Sample {
+        let snapshot = Snapshot::of(&record.position);
+        let mover = record.position.side_to_move();
+        let mut features = [[0u16; MAX_FEATURES]; 2];
+        let mut counts = [0u8; 2];
+        let mut list = Vec::with_capacity(MAX_FEATURES);
+        for (i, perspective) in [mover, !mover].into_iter().enumerate() {
+            snapshot.features(perspective, &mut list);
+            let n = list.len().min(MAX_FEATURES);
+            features[i][..n].copy_from_slice(&list[..n]);
+            counts[i] = n as u8;
+        }
+        let result = record.result as f32 / 2.0;
+        let score = sigmoid(record.score as f32 / SCALE as f32);
+        Sample {
+            features,
+            counts,
+            target: lambda * result + (1.0 - lambda) * score,
+        }
+    }
+
+    fn active(&self, side: usize) -> &[u16] {
+        &self.features[side][..self.counts[side] as usize]
+    }
+}
+
+/// The network in floating point (one unit = 1.0; `SCALE` centipawns per output unit).
+#[derive(Clone)]
+pub struct FloatNetwork {
+    /// `INPUTS × HIDDEN`, input-major.
+    pub feature_weights: Vec<f32>,
+    pub feature_bias: Vec<f32>,
+    /// `2 × HIDDEN`: the side to move's half, then the other's.
+    pub output_weights: Vec<f32>,
+    pub output_bias: f32,
+}
+
+impl FloatNetwork {
+    pub fn random(seed: u64) -> FloatNetwork {
+        use rand::Rng;
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        FloatNetwork {
+            feature_weights: (0..INPUTS * HIDDEN).map(|_| rng.gen_range(-0.15..0.15)).collect(),
+            feature_bias: (0..HIDDEN).map(|_| rng.gen_range(0.0..0.2)).collect(),
+            output_weights: (0..2 * HIDDEN).map(|_| rng.gen_range(-0.3..0.3)).collect(),
+            output_bias: 0.0,
+        }
+    }
+
+    /// A quantised network turned back to floating point (to fine-tune it).
+    pub fn from_quantised(network: &Network) -> FloatNetwork {
+        FloatNetwork {
+            feature_weights: network
+                .feature_weights
+                .iter()
+                .flat_map(|row| row.iter().map(|&w| w as f32 / QA as f32))
+                .collect(),
+            feature_bias: network.feature_bias.iter().map(|&b| b as f32 / QA as f32).collect(),
+            output_weights: network
+                .output_weights
+                .iter()
+                .flat_map(|half| half.iter().map(|&w| w as f32 / QB as f32))
+                .collect(),
+            output_bias: network.output_bias as f32 / (QA * QB) as f32,
+        }
+    }
+
+    /// Rounds to the inference network.
+    pub fn quantise(&self, generation: u32, description: &str) -> Network {
+        let q = |value: f32, scale: i32| (value * scale as f32).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
+        let mut feature_weights = vec![[0i16; HIDDEN]; INPUTS];
+        for (feature, row) in feature_weights.iter_mut().enumerate() {
+            for (j, weight) in row.iter_mut().enumerate() {
+                *weight = q(self.feature_weights[feature * HIDDEN + j], QA);
+            }
+        }
+        let mut feature_bias = [0i16; HIDDEN];
+        for (j, bias) in feature_bias.iter_mut().enumerate() {
+            *bias = q(self.feature_bias[j], QA);
+        }
+        let mut output_weights = [[0i16; HIDDEN]; 2];
+        for (half, weights) in output_weights.iter_mut().enumerate() {
+            for (j, weight) in weights.iter_mut().enumerate() {
+                *weight = q(self.output_weights[half * HIDDEN + j], QB);
+            }
+        }
+        let network = Network {
+            generation,
+            description: description.to_string(),
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias: (self.output_bias * (QA * QB) as f32).round() as i32,
+            checksum: 0,
+        };
+        // Read back, so that the checksum is the file's.
+        Network::from_bytes(&network.to_bytes()).expect("a network just written reads back")
+    }
+
+    fn hidden(&self, features: &[u16], acc: &mut [f32; HIDDEN]) {
+        acc.copy_from_slice(&self.feature_bias);
+        for &feature in features {
+            let row = &self.feature_weights[feature as usize * HIDDEN..][..HIDDEN];
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a += w;
+            }
+        }
+    }
+
+    /// The output (before the sigmoid) and both perspectives' accumulators.
+    fn forward(&self, sample: &Sample, acc: &mut [[f32; HIDDEN]; 2]) -> f32 {
+        let mut out = self.output_bias;
+        for (side, acc) in acc.iter_mut().enumerate() {
+            self.hidden(sample.active(side), acc);
+            let weights = &self.output_weights[side * HIDDEN..][..HIDDEN];
+            for (a, w) in acc.iter().zip(weights) {
+                let h = a.clamp(0.0, 1.0);
+                out += h * h * w;
+            }
+        }
+        out
+    }
+
+    /// The evaluation in centipawns of a position's sample (for tests).
+    pub fn evaluate(&self, sample: &Sample) -> f32 {
+        let mut acc = [[0.0; HIDDEN]; 2];
+        self.forward(sample, &mut acc) * SCALE as f32
+    }
+
+    fn parameters(&self) -> usize {
+        self.feature_weights.len() + self.feature_bias.len() + self.output_weights.len() + 1
+    }
+}
+
+/// Gradients in the same layout as [`FloatNetwork`], flattened:
+/// feature weights, feature biases, output weights, output bias.
+struct Gradient {
+    values: Vec<f32>,
+    loss: f64,
+}
+
+impl Gradient {
+    fn new(size: usize) -> Gradient {
+        Gradient {
+            values: vec![0.0; size],
+            loss: 0.0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.values.fill(0.0);
+        self.loss = 0.0;
+    }
+}
+
+const BIAS_AT: usize = INPUTS * HIDDEN;
+const OUTPUT_AT: usize = BIAS_AT + HIDDEN;
+const OUTPUT_BIAS_AT: usize = OUTPUT_AT + 2 * HIDDEN;
+
+/// Adds the gradient of one batch slice's squared error to `gradient`.
+fn accumulate(network: &FloatNetwork, samples: &[&Sample], gradient: &mut Gradient) {
+    let mut acc = [[0.0f32; HIDDEN]; 2];
+    for sample in samples {
+        let out = network.forward(sample, &mut acc);
+        let prediction = sigmoid(out);
+        let error = prediction - sample.target;
+        gradient.loss += (error * error) as f64;
+        let g = 2.0 * error * prediction * (1.0 - prediction);
+        gradient.values[OUTPUT_BIAS_AT] += g;
+        for (side, acc) in acc.iter().enumerate() {
+            let weights = &network.output_weights[side * HIDDEN..][..HIDDEN];
+            let mut d_acc = [0.0f32; HIDDEN];
+            {
+                let output_gradient = &mut gradient.values[OUTPUT_AT + side * HIDDEN..][..HIDDEN];
+                for j in 0..HIDDEN {
+                    let a = acc[j];
+                    let h = a.clamp(0.0, 1.0);
+                    output_gradient[j] += g * h * h;
+                    d_acc[j] = if a > 0.0 && a < 1.0 {
+                        g * weights[j] * 2.0 * a
+                    } else {
+                        0.0
+                    };
+                }
+            }
+            for (b, d) in gradient.values[BIAS_AT..BIAS_AT + HIDDEN].iter_mut().zip(&d_acc) {
+                *b += d;
+            }
+            for &feature in sample.active(side) {
+                let row = &mut gradient.values[feature as usize * HIDDEN..][..HIDDEN];
+                for (r, d) in row.iter_mut().zip(&d_acc) {
+                    *r += d;
+                }
+            }
+        }
+    }
+}
+
+/// Mean squared error of `network` over `samples`.
+pub fn loss(network: &FloatNetwork, samples: &[Sample]) -> f64 {
+    let mut acc = [[0.0f32; HIDDEN]; 2];
+    let total: f64 = samples
+        .iter()
+        .map(|sample| {
+            let error = sigmoid(network.forward(sample, &mut acc)) - sample.target;
+            (error * error) as f64
+        })
+        .sum();
+    total / samples.len().max(1) as f64
+}
+
+/// How a training run goes.
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    pub epochs: usize,
+    pub batch: usize,
+    pub rate: f32,
+    /// The rate falls along a cosine to this share of itself by the last epoch.
+    pub final_rate_share: f32,
+    pub threads: usize,
+    pub seed: u64,
+}
+
+/// One epoch's figures.
+#[derive(Clone, Copy, Debug)]
+pub struct EpochReport {
+    pub epoch: usize,
+    pub train_loss: f64,
+    pub held_out_loss: f64,
+    pub seconds: f64,
+}
+
+/// Adam's state.
+struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+    step: i32,
+}
+
+impl Adam {
+    fn apply(&mut self, network: &mut FloatNetwork, gradient: &[f32], rate: f32, scale: f32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        self.step += 1;
+        let c1 = 1.0 - B1.powi(self.step);
+        let c2 = 1.0 - B2.powi(self.step);
+        let mut update = |i: usize, param: &mut f32, clip: f32| {
+            let g = gradient[i] * scale;
+            self.m[i] = B1 * self.m[i] + (1.0 - B1) * g;
+            self.v[i] = B2 * self.v[i] + (1.0 - B2) * g * g;
+            let step = rate * (self.m[i] / c1) / ((self.v[i] / c2).sqrt() + 1e-8);
+            *param = (*param - step).clamp(-clip, clip);
+        };
+        for (i, w) in network.feature_weights.iter_mut().enumerate() {
+            update(i, w, CLIP);
+        }
+        for (j, b) in network.feature_bias.iter_mut().enumerate() {
+            update(BIAS_AT + j, b, CLIP);
+        }
+        for (j, w) in network.output_weights.iter_mut().enumerate() {
+            update(OUTPUT_AT + j, w, CLIP);
+        }
+        update(OUTPUT_BIAS_AT, &mut network.output_bias, 1e6);
+    }
+}
+
+/// Trains `network` on `train`, reporting each epoch's losses (the held-out one on
+/// `held_out`) to `report`.
+pub fn train(
+    network: &mut FloatNetwork,
+    train: &[Sample],
+    held_out: &[Sample],
+    schedule: &Schedule,
+    mut report: impl FnMut(&EpochReport),
+) {
+    let size = network.parameters();
+    let threads = schedule.threads.max(1);
+    let mut gradients: Vec<Gradient> = (0..threads).map(|_| Gradient::new(size)).collect();
+    let mut adam = Adam {
+        m: vec![0.0; size],
+        v: vec![0.0; size],
+        step: 0,
+    };
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(schedule.seed);
+    let batch = schedule.batch.max(1);
+    for epoch in 1..=schedule.epochs {
+        let started = Instant::now();
+        let progress = (epoch - 1) as f32 / schedule.epochs.max(1) as f32;
+        let share = schedule.final_rate_share;
+        let rate = schedule.rate * (share + (1.0 - share) * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos()));
+        order.shuffle(&mut rng);
+        let mut epoch_loss = 0.0;
+        for chunk in order.chunks(batch) {
+            let samples: Vec<&Sample> = chunk.iter().map(|&i| &train[i]).collect();
+            let per_thread = samples.len().div_ceil(threads);
+            std::thread::scope(|scope| {
+                for (part, gradient) in samples.chunks(per_thread).zip(gradients.iter_mut()) {
+                    let network = &*network;
+                    scope.spawn(move || {
+                        gradient.clear();
+                        accumulate(network, part, gradient);
+                    });
+                }
+            });
+            let used = samples.len().div_ceil(per_thread);
+            let (first, rest) = gradients.split_at_mut(1);
+            for other in &rest[..used - 1] {
+                for (a, b) in first[0].values.iter_mut().zip(&other.values) {
+                    *a += b;
+                }
+                first[0].loss += other.loss;
+            }
+            epoch_loss += first[0].loss;
+            adam.apply(network, &first[0].values, rate, 1.0 / samples.len() as f32);
+        }
+        report(&EpochReport {
+            epoch,
+            train_loss: epoch_loss / train.len().max(1) as f64,
+            held_out_loss: loss(network, held_out),
+            seconds: started.elapsed().as_secs_f64(),
+        });
+    }
+}

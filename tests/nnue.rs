@@ -1,0 +1,187 @@
+//! The network: incremental accumulators equal fresh ones along random games with reveals
+//! (both variants), the network file and the training records round-trip, and a tiny
+//! network trains end to end.
+
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use veil::nnue::{default_network, evaluate_from_scratch, AccumulatorStack, Network};
+use veil::rules::{Position, Role};
+use veil::training::format::{read_records, write_records, Record};
+use veil::training::trainer::{loss, train, FloatNetwork, Sample, Schedule};
+
+/// A network with every weight drawn at random (so that every feature matters).
+fn random_network(seed: u64) -> Network {
+    FloatNetwork::random(seed).quantise(0, "random")
+}
+
+/// A random reveal for `m` from the mover's pool.
+fn draw(position: &Position, m: veil::rules::Move, rng: &mut Xoshiro256PlusPlus) -> Option<Role> {
+    let outcomes = position.reveal_outcomes(m);
+    if outcomes.len() == 1 && outcomes[0].0.is_none() {
+        return None;
+    }
+    Some(
+        outcomes[rng.gen_range(0..outcomes.len())]
+            .0
+            .expect("a reveal draws a role"),
+    )
+}
+
+#[test]
+fn incremental_accumulators_equal_fresh_ones_along_random_games() {
+    for (network, seed) in [(random_network(1), 11u64), (default_network().as_ref().clone(), 12)] {
+        for start in [Position::covered_start(), Position::standard_start()] {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            for _game in 0..20 {
+                let mut stack = AccumulatorStack::new(130);
+                let mut position = start.clone();
+                for ply in 0..120 {
+                    let moves = position.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    assert_eq!(
+                        stack.evaluate(&network, &position, ply),
+                        evaluate_from_scratch(&network, &position),
+                        "{}",
+                        position.to_fen()
+                    );
+                    // Every child, as a search visits them (reveal outcomes are siblings).
+                    for &m in moves.iter().take(6) {
+                        for (role, _) in position.reveal_outcomes(m) {
+                            let child = position.play(m, role);
+                            assert_eq!(
+                                stack.evaluate(&network, &child, ply + 1),
+                                evaluate_from_scratch(&network, &child),
+                                "{} after {m:?}",
+                                position.to_fen()
+                            );
+                        }
+                    }
+                    let m = moves.as_slice()[rng.gen_range(0..moves.len())];
+                    let reveal = draw(&position, m, &mut rng);
+                    position = position.play(m, reveal);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_network_file_round_trips_and_damage_is_refused() {
+    let network = random_network(3);
+    let bytes = network.to_bytes();
+    let back = Network::from_bytes(&bytes).expect("reads back");
+    assert_eq!(back.to_bytes(), bytes);
+    assert_eq!(back.description, "random");
+    let mut damaged = bytes.clone();
+    damaged[1000] ^= 1;
+    assert!(Network::from_bytes(&damaged).is_err());
+    assert!(Network::from_bytes(&bytes[..bytes.len() - 1]).is_err());
+    assert!(Network::from_bytes(b"root:x:0:0").is_err());
+}
+
+#[test]
+fn records_round_trip() {
+    let fens = [
+        "xxxxkxxx/xxxxxxxx/8/8/8/8/XXXXXXXX/XXXXKXXX w KQkq - 0 1 Q1R2B2N2P8q1r2b2n2p8",
+        "x2xk1xx/2xp2x1/ppr4p/1N3n2/1p2P3/2P2P1B/XXXX2X1/X1XXK2X w KQkq - 0 9 Q1R2B1P5q1r1b2n1p2",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "5k2/n2N1x2/rp2n3/8/P1P2pPP/1PB5/2X5/X4PK1 b - - 1 29 N1P1p1",
+    ];
+    let records: Vec<Record> = fens
+        .iter()
+        .enumerate()
+        .map(|(i, fen)| {
+            let position = Position::from_fen(fen).expect("valid FEN");
+            Record {
+                position,
+                score: -300 + 200 * i as i16,
+                result: (i % 3) as u8,
+            }
+        })
+        .collect();
+    let mut bytes = Vec::new();
+    write_records(&mut bytes, &records).expect("writes to memory");
+    assert_eq!(bytes.len(), 32 * records.len());
+    // A partial record at the end (a run stopped mid-write) is dropped.
+    bytes.extend_from_slice(&[0u8; 7]);
+    let back = read_records(&mut bytes.as_slice()).expect("reads back");
+    assert_eq!(back.len(), records.len());
+    for (a, b) in records.iter().zip(&back) {
+        assert_eq!(a.score, b.score);
+        assert_eq!(a.result, b.result);
+        // The board, pools, side and castling survive; clocks and en passant are not kept.
+        let fields = |p: &Position| p.to_fen().split(' ').take(3).collect::<Vec<_>>().join(" ");
+        assert_eq!(fields(&a.position), fields(&b.position));
+        assert_eq!(a.position.pool_field(), b.position.pool_field());
+    }
+}
+
+#[test]
+fn a_tiny_network_trains_end_to_end() {
+    // Data: positions of random games, labelled by material from the mover's view.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    let mut samples = Vec::new();
+    for game in 0..60 {
+        let mut position = if game % 2 == 0 {
+            Position::covered_start()
+        } else {
+            Position::standard_start()
+        };
+        for _ in 0..40 {
+            let moves = position.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves.as_slice()[rng.gen_range(0..moves.len())];
+            let reveal = draw(&position, m, &mut rng);
+            position = position.play(m, reveal);
+            let score = veil::search::eval::evaluate(&position).clamp(-2000, 2000) as i16;
+            let record = Record {
+                position: position.clone(),
+                score,
+                result: 1,
+            };
+            samples.push(Sample::from_record(&record, 0.0));
+        }
+    }
+    let held_out = samples.split_off(samples.len() * 9 / 10);
+    let mut network = FloatNetwork::random(9);
+    let before = loss(&network, &held_out);
+    let schedule = Schedule {
+        epochs: 15,
+        batch: 256,
+        rate: 0.003,
+        final_rate_share: 0.2,
+        threads: 2,
+        seed: 1,
+    };
+    let mut reports = Vec::new();
+    train(&mut network, &samples, &held_out, &schedule, |report| {
+        reports.push(*report)
+    });
+    let after = loss(&network, &held_out);
+    assert_eq!(reports.len(), 15);
+    assert!(after < before * 0.7, "held-out loss {before} -> {after}");
+    // The quantised network scores like the float one, within the rounding of its weights
+    // (an output weight is kept to 1/64, a feature weight to 1/255).
+    let quantised = network.quantise(1, "tiny");
+    let file = Network::from_bytes(&quantised.to_bytes()).expect("reads back");
+    assert_eq!(file.generation, 1);
+    let position = Position::covered_start().play(
+        Position::covered_start().legal_moves().as_slice()[0],
+        Some(Role::Knight),
+    );
+    let record = Record {
+        position: position.clone(),
+        score: 0,
+        result: 1,
+    };
+    let float_cp = network.evaluate(&Sample::from_record(&record, 0.0));
+    let quantised_cp = evaluate_from_scratch(&file, &position) as f32;
+    assert!(
+        (float_cp - quantised_cp).abs() < 30.0 + float_cp.abs() * 0.05,
+        "{float_cp} vs {quantised_cp}"
+    );
+}
