@@ -4,7 +4,7 @@
 # executions per second, edges covered (of those instrumented), features, corpus size, and
 # whether it crashed.
 #
-#   scripts/fuzz-all.sh [SECONDS] [TARGET...]      (default: fen moves protocol rules)
+#   scripts/fuzz-all.sh [SECONDS] [TARGET...]      (default: fen moves protocol rules data)
 #
 # Each target starts from its committed seeds (fuzz/seeds/TARGET) and the inputs that once
 # failed (fuzz/regressions/TARGET); what it finds goes to fuzz/corpus/TARGET and crashes to
@@ -17,7 +17,7 @@ set -uo pipefail
 seconds=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(fen moves protocol rules)
+[ ${#targets[@]} -eq 0 ] && targets=(fen moves protocol rules data)
 
 cd "$(dirname "$0")/../fuzz"
 if ! cargo fuzz --version >/dev/null 2>&1; then

@@ -4,6 +4,8 @@
 
 #[path = "../fuzz/src/checks.rs"]
 mod checks;
+#[path = "../fuzz/src/data.rs"]
+mod data;
 #[path = "../fuzz/src/slow.rs"]
 mod slow;
 
@@ -93,4 +95,9 @@ fn clocks_stop_at_the_fen_bounds() {
     assert_eq!(position.halfmove_clock(), MAX_HALFMOVE_CLOCK);
     assert_eq!(position.fullmove_number(), MAX_FULLMOVE_NUMBER);
     checks::check_position(&position, true);
+}
+
+#[test]
+fn data_inputs() {
+    replay("data", data::data);
 }

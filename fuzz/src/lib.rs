@@ -2,4 +2,5 @@
 //! independent model of the move rules to check the engine's move generator against.
 
 pub mod checks;
+pub mod data;
 pub mod slow;
