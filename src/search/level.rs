@@ -14,7 +14,7 @@
 //! - it misjudges the chance element as a beginner does: with `naive_covers` it values each
 //!   covered piece as its cover (a covered rook as a rook), ignoring what the pool holds.
 
-use super::Limits;
+use super::limits::Limits;
 use crate::rules::Move;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
