@@ -1,7 +1,7 @@
 //! The layers hold: the rules core names no room above it, the search does not know the
 //! protocol or the arbiter, and the arbiter talks to engines only through the protocol, so it
-//! never links the search. Each test reads the sources of a folder and fails on the first
-//! line of code (comments aside) that names a forbidden module.
+//! never links the search; inside the search, mod.rs is only the front. Each test reads the
+//! sources of a folder and fails on the lines of code (comments aside) that break a rule.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -84,4 +84,37 @@ fn the_search_knows_neither_the_protocol_nor_the_arbiter() {
 fn the_scan_sees_a_forbidden_path() {
     // The scan itself works: the levels tool does use the search.
     assert!(!offending_lines("levels", &["search"]).is_empty());
+}
+
+#[test]
+fn the_files_of_the_search_import_one_another_by_name() {
+    // search/mod.rs is only the front: a file of the folder that takes an item straight from
+    // `super` (`use super::{Limits, MATE}`) would make it a shared-types file again.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src").join("search");
+    let mut found = Vec::new();
+    for file in rust_files(&root) {
+        if file.parent() != Some(root.as_path()) || file.ends_with("mod.rs") {
+            continue;
+        }
+        let text = fs::read_to_string(&file).unwrap();
+        for (number, line) in text.lines().enumerate() {
+            let Some(path) = line.strip_prefix("use super::") else {
+                continue;
+            };
+            let first = path.trim_start_matches('{').chars().next().unwrap_or(' ');
+            let items_in_braces = path.starts_with('{')
+                && path
+                    .trim_matches(|c| c == '{' || c == '}' || c == ';')
+                    .split(',')
+                    .any(|item| item.trim().starts_with(|c: char| c.is_ascii_uppercase()));
+            if first.is_ascii_uppercase() || items_in_braces {
+                found.push(format!("{}:{}: {line}", file.display(), number + 1));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "items taken from search/mod.rs:\n{}",
+        found.join("\n")
+    );
 }
