@@ -16,6 +16,7 @@
 # --strict to make a skipped check fail instead.
 #
 # Usage: bash scripts/check-bench.sh [--strict] [--no-build]
+#   --no-build  use target/release/veil as it is (CI: just built by cargo test --release)
 
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -71,7 +72,7 @@ if [ -n "$(git status --porcelain -- "${BENCH_PATHS[@]}" 2>/dev/null)" ]; then
     echo "check-bench: note: uncommitted changes to the bench paths; their commit needs a Bench: line if the count moves"
 fi
 
-if [ "$build" -eq 1 ]; then
+if [ "$build" -eq 1 ] || [ ! -x target/release/veil ]; then
     cargo build --release --quiet
 fi
 output=$(./target/release/veil bench 2>&1)
