@@ -7,6 +7,7 @@
 //! meets the luck its opponent had; the chance adds less variance to the pair's score. The
 //! same seed replays the same draws.
 
+use crate::rules::splitmix::mix;
 use crate::rules::{ByColor, Color, Pool, Role};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -14,14 +15,6 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// The reveal streams of one game.
 pub struct RevealDraws {
     streams: ByColor<Xoshiro256PlusPlus>,
-}
-
-/// splitmix64's finalizer: spreads a seed's bits (Steele, Lea & Flood 2014).
-pub fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 impl RevealDraws {

@@ -3,7 +3,7 @@
 //! slice of them a shard plays. Everything here depends on the seed and the settings alone,
 //! so a match split into shards plays exactly the games the whole match would.
 
-use super::reveal::mix;
+use crate::rules::splitmix::mix;
 
 /// Two engines (indices into the match's list) that meet; `first` has White in the first game
 /// of each pair.

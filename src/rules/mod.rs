@@ -1,6 +1,6 @@
 //! The rules of covered chess and nothing else: board, pieces, pools, moves, legal move
 //! generation, reveals, zobrist keys, extended FEN, game end, perft. No I/O, no threads,
-//! no randomness; search, protocol and arbiter all stand on this.
+//! no randomness (SplitMix64 is a pure hash); search, protocol and arbiter all stand on this.
 
 pub mod attacks;
 mod bitboard;
@@ -18,6 +18,7 @@ mod pool;
 mod position;
 mod role;
 mod san;
+pub mod splitmix;
 mod square;
 mod variant;
 pub mod zobrist;

@@ -4,15 +4,8 @@
 //! square, since the cover follows from the square) and one per pool count (colour, role and
 //! count). The key of count 0 is zero, so a position with empty pools hashes as plain chess.
 
+use super::splitmix;
 use super::{Color, Role, Square};
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
-}
 
 /// Largest pool count a key exists for (the start pool holds 8 pawns).
 pub const MAX_POOL_COUNT: usize = 8;
@@ -42,12 +35,12 @@ const fn build() -> Keys {
         while square < 64 {
             let mut role = 0;
             while role < 6 {
-                let (s, key) = splitmix(state);
+                let (s, key) = splitmix::next(state);
                 state = s;
                 keys.piece[color][role][square] = key;
                 role += 1;
             }
-            let (s, key) = splitmix(state);
+            let (s, key) = splitmix::next(state);
             state = s;
             keys.covered[color][square] = key;
             square += 1;
@@ -56,7 +49,7 @@ const fn build() -> Keys {
         while role < 5 {
             let mut count = 1;
             while count <= MAX_POOL_COUNT {
-                let (s, key) = splitmix(state);
+                let (s, key) = splitmix::next(state);
                 state = s;
                 keys.pool[color][role][count] = key;
                 count += 1;
@@ -69,7 +62,7 @@ const fn build() -> Keys {
     let mut right_keys = [0u64; 4];
     let mut i = 0;
     while i < 4 {
-        let (s, key) = splitmix(state);
+        let (s, key) = splitmix::next(state);
         state = s;
         right_keys[i] = key;
         i += 1;
@@ -89,12 +82,12 @@ const fn build() -> Keys {
     }
     let mut file = 0;
     while file < 8 {
-        let (s, key) = splitmix(state);
+        let (s, key) = splitmix::next(state);
         state = s;
         keys.en_passant_file[file] = key;
         file += 1;
     }
-    let (_, key) = splitmix(state);
+    let (_, key) = splitmix::next(state);
     keys.black_to_move = key;
     keys
 }

@@ -13,11 +13,12 @@
 use super::ablation::Feature;
 use super::checks::gives_check;
 use super::history::PieceTo;
+use super::limits::MAX_PLY;
 use super::ordering::{order, OrderContext};
+use super::score::{INFINITY, MATE, MATE_BOUND};
 use super::see::see_ge;
 use super::tt::{Bound, TtEntry};
 use super::worker::{score_from_tt, score_to_tt, Worker};
-use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::rules::{MoveList, Position, Role};
 
 /// Reverse futility: at depth <= this, a static score this far above beta per ply cuts.

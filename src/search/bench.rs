@@ -1,7 +1,12 @@
 //! `veil bench`: a fixed set of positions searched to a fixed depth on one thread; the total
 //! node count is the signature of the search (`Bench: N` in commit messages).
 
-use super::{run, Evaluator, Limits, SearchControl, SearchJob, TranspositionTable};
+use super::control::SearchControl;
+use super::driver::run;
+use super::evaluator::Evaluator;
+use super::job::SearchJob;
+use super::limits::Limits;
+use super::tt::TranspositionTable;
 use crate::rules::Position;
 use std::time::{Duration, Instant};
 

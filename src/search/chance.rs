@@ -19,9 +19,9 @@
 //! mass is, as probability-limited search does.
 
 use super::ordering::{order, OrderContext};
+use super::score::{INFINITY, MATE, MATE_BOUND};
 use super::tt::Bound;
 use super::worker::{score_from_tt, Worker};
-use super::{MATE, MATE_BOUND};
 use crate::rules::{Move, Position, Role};
 
 /// Outcome scores beyond this many centipawns count as this much in the mean.
@@ -250,7 +250,7 @@ impl Worker<'_> {
             let child = position.play(m, Some(role));
             self.keys.push(child.hash());
             let child_depth = Self::outcome_depth(depth, weight, total);
-            let raw = -self.negamax(&child, child_depth, -super::INFINITY, super::INFINITY, ply + 1);
+            let raw = -self.negamax(&child, child_depth, -INFINITY, INFINITY, ply + 1);
             self.keys.pop();
             if self.stopped {
                 return 0;

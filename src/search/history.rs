@@ -4,7 +4,7 @@
 //! earlier). Updates use the "gravity" formula, which keeps every entry within
 //! `HISTORY_MAX` and lets new evidence outweigh old.
 
-use super::MAX_PLY;
+use super::limits::MAX_PLY;
 use crate::rules::{Color, Move, Position, Role};
 
 /// Bound of every history entry.

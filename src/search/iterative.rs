@@ -3,8 +3,10 @@
 //! decides, between iterations, whether the time left is worth another one: a best move
 //! that keeps changing or a falling score buys time, a stable one saves it.
 
+use super::job::{Report, SearchResult};
+use super::limits::{Limits, MAX_DEPTH};
+use super::score::{Score, ScoreBound, INFINITY, MATE_BOUND};
 use super::worker::Worker;
-use super::{Limits, Report, Score, ScoreBound, SearchResult, INFINITY, MATE_BOUND, MAX_DEPTH};
 use crate::rules::Move;
 
 /// Depth from which aspiration windows are used, and their first half-width.

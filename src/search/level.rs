@@ -14,7 +14,8 @@
 //! - it misjudges the chance element as a beginner does: with `naive_covers` it values each
 //!   covered piece as its cover (a covered rook as a rook), ignoring what the pool holds.
 
-use super::Limits;
+use super::limits::Limits;
+use crate::rules::splitmix::mix;
 use crate::rules::Move;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -248,14 +249,6 @@ pub fn apply(params: &LevelParams, limits: &mut Limits) {
         let cap = Duration::from_millis(cap);
         limits.movetime = Some(limits.movetime.map_or(cap, |time| time.min(cap)));
     }
-}
-
-/// splitmix64's finalizer: a well-spread hash of a 64-bit value.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// The evaluation noise of a position (its key) under `seed`: uniform in ±`amplitude`, the

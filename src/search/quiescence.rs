@@ -6,11 +6,12 @@
 //! bounded in covered positions.
 
 use super::ablation::Feature;
+use super::limits::MAX_PLY;
 use super::ordering::{order_captures, victim_value};
+use super::score::{INFINITY, MATE};
 use super::see::see_ge;
 use super::tt::Bound;
 use super::worker::{score_from_tt, Worker};
-use super::{INFINITY, MATE, MAX_PLY};
 use crate::rules::{Bitboard, Color, Position, Role};
 
 /// Quiescence plies after which the static evaluation is taken as is.

@@ -2,7 +2,7 @@
 //! stable its best move and score are) and a hard limit (abort the search), from `movetime`
 //! or from the clock, increment, moves to go and the move overhead.
 
-use super::Limits;
+use super::limits::Limits;
 use std::time::Duration;
 
 /// Share of the planned time per move after which no new iteration starts (before scaling).

@@ -3,9 +3,15 @@
 //! the game tree, so Star1/Star2 chance nodes must give exactly the value of full-window
 //! expectimax, and the node counts show what the pruning saves.
 
+use super::control::SearchControl;
+use super::job::SearchJob;
+use super::limits::Limits;
 use super::memory::{EvalFlavour, ThreadTables};
+use super::score::INFINITY;
+use super::shared::{SearchConfig, Shared};
+use super::time::TimeBudget;
+use super::tt::TranspositionTable;
 use super::worker::Worker;
-use super::{Limits, SearchConfig, SearchControl, SearchJob, Shared, TimeBudget, TranspositionTable, INFINITY};
 use crate::rules::Position;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;

@@ -5,9 +5,12 @@
 use super::ablation::Feature;
 use super::eval::evaluate_with;
 use super::history::PieceTo;
+use super::job::SearchJob;
+use super::limits::MAX_PLY;
 use super::memory::{ThreadTables, EVAL_CACHE_SIZE};
+use super::score::{MATE_BOUND, WIN};
+use super::shared::Shared;
 use super::tt::TtEntry;
-use super::{SearchJob, Shared, MATE_BOUND, MAX_PLY, WIN};
 use crate::nnue::{AccumulatorStack, Network};
 use crate::rules::{Move, Position};
 use std::sync::atomic::Ordering;

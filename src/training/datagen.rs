@@ -16,8 +16,9 @@
 
 use super::format::{Record, RECORD_SIZE};
 use crate::arbiter::progress::Progress;
-use crate::arbiter::reveal::{mix, pick};
+use crate::arbiter::reveal::pick;
 use crate::arbiter::schedule::Shard;
+use crate::rules::splitmix::mix;
 use crate::rules::{Color, Game, Position, Variant};
 use crate::search::{run_with_memory, Limits, Score, SearchControl, SearchJob, SearchMemory, TranspositionTable};
 use rand::{Rng, SeedableRng};
