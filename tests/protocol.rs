@@ -16,9 +16,8 @@ use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
-use veil::protocol::limits::{
-    HASH_MB, MAX_BENCH_DEPTH, MAX_GO_DEPTH, MAX_LINE_BYTES, MAX_PERFT_DEPTH, MAX_POSITION_MOVES, THREADS,
-};
+use veil::protocol::limits::{MAX_BENCH_DEPTH, MAX_GO_DEPTH, MAX_LINE_BYTES, MAX_PERFT_DEPTH, MAX_POSITION_MOVES};
+use veil::protocol::options::{OptionKind, DECLARATIONS};
 use veil::rules::{Game, Move, Position, Role, COVERED_START_FEN, STANDARD_START_FEN};
 
 /// The longest any single wait may take.
@@ -1333,12 +1332,22 @@ fn a_position_beyond_the_move_bound_is_refused() {
     assert_legal(&Position::standard_start(), &bestmove_of(&lines));
 }
 
+/// The range of a spin option as the engine declares it.
+fn declared_range(name: &str) -> (i64, i64) {
+    let declaration = DECLARATIONS.iter().find(|d| d.name == name).expect("a declared option");
+    match declaration.kind {
+        OptionKind::Spin { min, max, .. } => (min, max),
+        _ => panic!("{name} is not a spin option"),
+    }
+}
+
 #[test]
 fn hash_and_threads_ranges_are_declared_and_enforced() {
     let mut engine = Engine::spawn();
     engine.send("uci");
     let lines = engine.read_until(WAIT, |l| l == "uciok");
-    for (name, (min, max)) in [("Hash", HASH_MB), ("Threads", THREADS)] {
+    for name in ["Hash", "Threads"] {
+        let (min, max) = declared_range(name);
         let declaration = lines
             .iter()
             .find(|l| l.starts_with(&format!("option name {name} type spin")))
