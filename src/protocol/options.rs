@@ -554,3 +554,50 @@ impl Options {
         Ok(declaration.effect)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn capped(max_hash_mb: u64) -> Options {
+        Options::with_limits(OperatorLimits {
+            max_hash_mb: Some(max_hash_mb),
+            ..OperatorLimits::default()
+        })
+    }
+
+    #[test]
+    fn the_defaults_are_the_declared_ones() {
+        let options = Options::default();
+        assert_eq!((options.hash_mb, options.threads, options.multipv), (16, 1, 1));
+        assert_eq!((options.move_overhead_ms, options.level, options.seed), (10, 5, 0));
+        assert_eq!(options.uci_elo, LevelTable::default().elo_range().1 as u32);
+        assert!(!options.hash_set && !options.ponder && !options.limit_strength && !options.cover_baseline);
+    }
+
+    #[test]
+    fn a_levels_own_hash_size_stays_within_the_operators_limit() {
+        let mut options = capped(2);
+        assert_eq!((options.hash_mb, options.effective_hash_mb()), (2, 2));
+        options.set("Level", Some("4")).unwrap();
+        assert_eq!(options.effective_hash_mb(), 2, "level 4 asks for 4 MiB");
+        options.set("Level", Some("1")).unwrap();
+        assert_eq!(options.effective_hash_mb(), 1);
+        let mut options = capped(64);
+        assert_eq!(options.effective_hash_mb(), 16);
+        options.set("UCI_LimitStrength", Some("true")).unwrap();
+        assert_eq!(options.effective_hash_mb(), 16);
+    }
+
+    #[test]
+    fn a_value_beyond_a_limit_changes_nothing() {
+        let mut options = capped(8);
+        let before = format!("{options:?}");
+        let error = options.set("hash", Some("9")).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "option 'hash': 9 is outside 1..8 (the operator's limit)"
+        );
+        assert_eq!(format!("{options:?}"), before);
+    }
+}
