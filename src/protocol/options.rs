@@ -17,6 +17,7 @@ pub const LEVELS_FILE_MAX_BYTES: u64 = 16 * 1024;
 
 /// The hash size in MiB when neither `Hash` nor the level sets one.
 const DEFAULT_HASH_MB: i64 = 16;
+
 /// Current option values.
 #[derive(Clone, Debug)]
 pub struct Options {
