@@ -114,7 +114,7 @@ fn kind_of(metadata: &Metadata) -> Option<&'static str> {
             return Some("a socket");
         }
     }
-    Some("not a plain file")
+    Some("of an unknown kind")
 }
 
 /// A regular file within the bound, or the reason it is refused.
