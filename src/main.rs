@@ -12,6 +12,26 @@ use veil::tools::perft as perft_tool;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    #[command(flatten)]
+    limits: OperatorArgs,
+}
+
+/// Limits for running the protocol loop behind a server that forwards untrusted clients'
+/// lines (protocol.md, "Running behind a server"). A flag beats its environment variable.
+#[derive(clap::Args)]
+struct OperatorArgs {
+    /// Largest hash table a client may ask for, in MiB (`Hash`, and each level's own size).
+    #[arg(long, env = "VEIL_MAX_HASH", value_name = "MIB",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_hash: Option<u64>,
+    /// Most search threads a client may ask for (`Threads`).
+    #[arg(long, env = "VEIL_MAX_THREADS", value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_threads: Option<u64>,
+    /// Leave out the options that name a file (`LevelsFile`): not declared, and refused.
+    /// (The variable takes 1/0, true/false, yes/no or on/off.)
+    #[arg(long, env = "VEIL_NO_FILE_OPTIONS", value_parser = clap::builder::BoolishValueParser::new())]
+    no_file_options: bool,
 }
 
 #[derive(Subcommand)]
@@ -87,7 +107,11 @@ fn main() -> ExitCode {
     }
     match cli.command {
         None => {
-            veil::protocol::run_stdio();
+            veil::protocol::run_stdio(veil::protocol::options::OperatorLimits {
+                max_hash_mb: cli.limits.max_hash,
+                max_threads: cli.limits.max_threads,
+                no_file_options: cli.limits.no_file_options,
+            });
             ExitCode::SUCCESS
         }
         Some(Command::Match(args)) => veil::arbiter::cli::run_match(&args),

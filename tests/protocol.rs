@@ -6,8 +6,11 @@
 //! `position startpos moves ...` with reveal suffixes (checked against the rules library at
 //! every ply), `go perft`, the `d` display, malformed input of every kind (one error line
 //! each, nothing changed), exactly one `bestmove` per `go` under every kind of limit, pondering,
-//! `stop` latency, a clean exit on `quit` or end of input, even mid-search, and the resource
-//! bounds (an overlong line, too many moves, option ranges, the deepest go, perft and bench).
+//! `stop` latency, a clean exit on `quit` or end of input, even mid-search, the resource
+//! bounds (an overlong line, too many moves, option ranges, the deepest go, perft and bench),
+//! option values naming hostile files (devices, a FIFO, a directory, links, sparse, large and
+//! binary files), and the operator's limits (`--max-hash`, `--max-threads`,
+//! `--no-file-options` and their environment variables).
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -16,9 +19,8 @@ use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
-use veil::protocol::limits::{
-    HASH_MB, MAX_BENCH_DEPTH, MAX_GO_DEPTH, MAX_LINE_BYTES, MAX_PERFT_DEPTH, MAX_POSITION_MOVES, THREADS,
-};
+use veil::protocol::limits::{MAX_BENCH_DEPTH, MAX_GO_DEPTH, MAX_LINE_BYTES, MAX_PERFT_DEPTH, MAX_POSITION_MOVES};
+use veil::protocol::options::{OptionKind, DECLARATIONS};
 use veil::rules::{Game, Move, Position, Role, COVERED_START_FEN, STANDARD_START_FEN};
 
 /// The longest any single wait may take.
@@ -45,7 +47,19 @@ struct Engine {
 
 impl Engine {
     fn spawn() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_veil"))
+        Engine::spawn_with(&[], &[])
+    }
+
+    /// An engine started with command-line `args` and environment variables `vars` (and no
+    /// other `VEIL_*` variable).
+    fn spawn_with(args: &[&str], vars: &[(&str, &str)]) -> Engine {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_veil"));
+        for name in ["VEIL_MAX_HASH", "VEIL_MAX_THREADS", "VEIL_NO_FILE_OPTIONS"] {
+            command.env_remove(name);
+        }
+        let mut child = command
+            .args(args)
+            .envs(vars.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -1247,6 +1261,212 @@ fn levels_files_replace_the_table_and_bad_ones_are_refused() {
     assert!(errors(&lines).is_empty(), "{lines:?}");
 }
 
+// ----- options that name files, and operator limits (protocol.md) -------------------------
+
+/// A scratch directory of hostile files for `LevelsFile`: random bytes, a 1 GiB sparse file,
+/// a file one byte over the bound, a FIFO nobody writes to, a directory and symbolic links.
+fn hostile_files() -> std::path::PathBuf {
+    static DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(make_hostile_files).clone()
+}
+
+fn make_hostile_files() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("veil-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("directory")).unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(17);
+    let random: Vec<u8> = (0..4096).map(|_| rng.gen()).collect();
+    std::fs::write(dir.join("random"), random).unwrap();
+    std::fs::File::create(dir.join("sparse"))
+        .unwrap()
+        .set_len(1 << 30)
+        .unwrap();
+    let bound = veil::protocol::options::LEVELS_FILE_MAX_BYTES as usize;
+    std::fs::write(dir.join("over.toml"), "#".repeat(bound + 1)).unwrap();
+    std::fs::write(
+        dir.join("levels.toml"),
+        veil::search::level::LevelTable::default().to_toml(),
+    )
+    .unwrap();
+    let fifo = dir.join("fifo");
+    if !fifo.exists() {
+        let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+        assert!(made.success());
+    }
+    for (link, target) in [
+        ("to-zero", std::path::Path::new("/dev/zero")),
+        ("to-levels", &dir.join("levels.toml")),
+    ] {
+        let _ = std::fs::remove_file(dir.join(link));
+        std::os::unix::fs::symlink(target, dir.join(link)).unwrap();
+    }
+    dir
+}
+
+/// What `uci` declares and what `d` shows: the options and the position, to compare.
+fn state(engine: &mut Engine) -> (Vec<String>, String) {
+    engine.send("uci");
+    let declarations = engine.read_until(WAIT, |l| l == "uciok");
+    (declarations, engine.fen())
+}
+
+#[test]
+fn file_options_refuse_devices_fifos_directories_and_large_files() {
+    let dir = hostile_files();
+    let path = |name: &str| dir.join(name).display().to_string();
+    let cases = [
+        ("/dev/zero".to_string(), " is a character device, not a regular file"),
+        ("/dev/urandom".to_string(), " is a character device, not a regular file"),
+        (path("fifo"), " is a FIFO, not a regular file"),
+        (path("directory"), " is a directory, not a regular file"),
+        (path("sparse"), " is 1073741824 bytes, more than the limit of 16384"),
+        (path("over.toml"), " is 16385 bytes, more than the limit of 16384"),
+        (path("to-zero"), " is a character device, not a regular file"),
+        ("/etc/passwd".to_string(), ": not a valid levels file (line 1)"),
+        (path("random"), ": not a valid levels file (not UTF-8 text)"),
+        (path("missing"), " does not exist"),
+    ];
+    let mut engine = Engine::covered();
+    engine.ok("setoption name Level value 3");
+    engine.ok(&format!("position startpos moves {COVERED_MIDGAME_MOVES}"));
+    let before = state(&mut engine);
+    for (path, needle) in &cases {
+        let line = format!("setoption name LevelsFile value {path}");
+        let started = Instant::now();
+        refused(
+            &mut engine,
+            line.as_bytes(),
+            &format!("option 'LevelsFile': '{path}'{needle}"),
+        );
+        // refused() waits 200 ms for stray lines after readyok; the answer itself is quick.
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "{path}: {:?}",
+            started.elapsed()
+        );
+        assert_eq!(state(&mut engine), before, "{path} changed something");
+    }
+    // No line ever showed a file's content.
+    let passwd = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
+    let first_entry = passwd.lines().next().unwrap_or("root:x:0:0");
+    assert!(
+        !engine
+            .transcript
+            .iter()
+            .any(|l| l.starts_with("< ") && l.contains(first_entry)),
+        "{}",
+        engine.failure("/etc/passwd shown")
+    );
+    // A link to a levels file is followed, and the engine still plays.
+    engine.ok(&format!("setoption name LevelsFile value {}", path("to-levels")));
+    let lines = engine.go("go nodes 2000");
+    assert_legal(
+        &position_after(COVERED_START_FEN, COVERED_MIDGAME_MOVES),
+        &bestmove_of(&lines),
+    );
+}
+
+#[test]
+fn a_path_with_control_characters_is_shown_escaped_and_cut() {
+    let mut engine = Engine::spawn();
+    let long = "y".repeat(1000);
+    refused(
+        &mut engine,
+        format!("setoption name LevelsFile value /no/such\x1b[31m/{long}").as_bytes(),
+        "'/no/such\\u{1b}[31m/yyy",
+    );
+    let raw = b"setoption name LevelsFile value /no/\x1b[2Jsuch";
+    refused(&mut engine, raw, "'/no/\\u{1b}[2Jsuch' does not exist");
+}
+
+/// The `option name <name> ...` line of `uci`, if declared.
+fn declaration(engine: &mut Engine, name: &str) -> Option<String> {
+    engine.send("uci");
+    let lines = engine.read_until(WAIT, |l| l == "uciok");
+    let prefix = format!("option name {name} type ");
+    lines.into_iter().find(|l| l.starts_with(&prefix))
+}
+
+#[test]
+fn max_hash_caps_the_declared_range_and_setoption() {
+    let mut engine = Engine::spawn_with(&["--max-hash", "8"], &[]);
+    assert_eq!(
+        declaration(&mut engine, "Hash").as_deref(),
+        Some("option name Hash type spin default 8 min 1 max 8")
+    );
+    refused(
+        &mut engine,
+        b"setoption name Hash value 9",
+        "9 is outside 1..8 (the operator's limit)",
+    );
+    refused(&mut engine, b"setoption name Hash value 16384", "outside 1..8");
+    engine.ok("setoption name Hash value 8");
+    let lines = engine.go("go depth 3");
+    assert_legal(&Position::standard_start(), &bestmove_of(&lines));
+}
+
+#[test]
+fn max_threads_caps_the_declared_range_and_setoption() {
+    let mut engine = Engine::spawn_with(&[], &[("VEIL_MAX_THREADS", "2")]);
+    assert_eq!(
+        declaration(&mut engine, "Threads").as_deref(),
+        Some("option name Threads type spin default 1 min 1 max 2")
+    );
+    refused(
+        &mut engine,
+        b"setoption name Threads value 3",
+        "3 is outside 1..2 (the operator's limit)",
+    );
+    engine.ok("setoption name Threads value 2");
+    let lines = engine.go("go depth 3");
+    assert_legal(&Position::standard_start(), &bestmove_of(&lines));
+}
+
+#[test]
+fn no_file_options_leaves_file_options_out_and_refuses_them() {
+    let levels = hostile_files().join("levels.toml");
+    for mut engine in [
+        Engine::spawn_with(&["--no-file-options"], &[]),
+        Engine::spawn_with(&[], &[("VEIL_NO_FILE_OPTIONS", "1")]),
+    ] {
+        assert_eq!(declaration(&mut engine, "LevelsFile"), None);
+        assert!(declaration(&mut engine, "Level").is_some());
+        refused(
+            &mut engine,
+            format!("setoption name LevelsFile value {}", levels.display()).as_bytes(),
+            "options that name files are switched off by the operator",
+        );
+    }
+    let mut engine = Engine::spawn_with(&[], &[("VEIL_NO_FILE_OPTIONS", "0")]);
+    assert!(declaration(&mut engine, "LevelsFile").is_some());
+}
+
+#[test]
+fn a_flag_beats_its_environment_variable() {
+    let mut engine = Engine::spawn_with(&["--max-hash", "32"], &[("VEIL_MAX_HASH", "4")]);
+    assert_eq!(
+        declaration(&mut engine, "Hash").as_deref(),
+        Some("option name Hash type spin default 16 min 1 max 32")
+    );
+    let mut engine = Engine::spawn_with(&[], &[("VEIL_MAX_HASH", "4")]);
+    assert_eq!(
+        declaration(&mut engine, "Hash").as_deref(),
+        Some("option name Hash type spin default 4 min 1 max 4")
+    );
+}
+
+#[test]
+fn a_bad_operator_limit_stops_the_engine_before_it_starts() {
+    for (args, vars) in [
+        (&["--max-hash", "0"][..], &[][..]),
+        (&["--max-threads", "many"][..], &[][..]),
+        (&[][..], &[("VEIL_MAX_HASH", "-1")][..]),
+    ] {
+        let mut engine = Engine::spawn_with(args, vars);
+        let status = engine.wait_exit(WAIT);
+        assert_eq!(status.code(), Some(2), "{args:?} {vars:?}");
+    }
+}
+
 // ----- resource bounds (protocol.md, "Limits") ---------------------------------------------
 
 /// Sends a line and checks that it printed exactly one error containing `needle`, and
@@ -1333,12 +1553,22 @@ fn a_position_beyond_the_move_bound_is_refused() {
     assert_legal(&Position::standard_start(), &bestmove_of(&lines));
 }
 
+/// The range of a spin option as the engine declares it.
+fn declared_range(name: &str) -> (i64, i64) {
+    let declaration = DECLARATIONS.iter().find(|d| d.name == name).expect("a declared option");
+    match declaration.kind {
+        OptionKind::Spin { min, max, .. } => (min, max),
+        _ => panic!("{name} is not a spin option"),
+    }
+}
+
 #[test]
 fn hash_and_threads_ranges_are_declared_and_enforced() {
     let mut engine = Engine::spawn();
     engine.send("uci");
     let lines = engine.read_until(WAIT, |l| l == "uciok");
-    for (name, (min, max)) in [("Hash", HASH_MB), ("Threads", THREADS)] {
+    for name in ["Hash", "Threads"] {
+        let (min, max) = declared_range(name);
         let declaration = lines
             .iter()
             .find(|l| l.starts_with(&format!("option name {name} type spin")))

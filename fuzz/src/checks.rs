@@ -5,11 +5,13 @@
 
 use crate::slow;
 use std::io::BufReader;
+use std::path::PathBuf;
+use std::sync::OnceLock;
 use veil::protocol::command::{self, Command, Start};
 use veil::protocol::display;
 use veil::protocol::input::{InputLine, LineReader};
 use veil::protocol::limits::{MAX_BENCH_DEPTH, MAX_GO_DEPTH, MAX_PERFT_DEPTH, MAX_POSITION_MOVES};
-use veil::protocol::options::{Options, Variant};
+use veil::protocol::options::{OperatorLimits, Options, Variant, LEVELS_FILE_MAX_BYTES};
 use veil::protocol::position::read_position;
 use veil::rules::perft::{divide, perft};
 use veil::rules::{
@@ -344,14 +346,7 @@ pub fn protocol(data: &[u8]) {
         assert_eq!(command::parse(&format!(" \t{text} \r")), parsed, "surrounding blanks");
         match parsed {
             Err(error) => assert!(!error.to_string().is_empty()),
-            Ok(Command::SetOption { name, value }) => {
-                let mut options = Options::default();
-                let before = format!("{options:?}");
-                if let Err(error) = options.set(&name, value.as_deref()) {
-                    assert_eq!(format!("{options:?}"), before, "a refused option changed nothing");
-                    assert!(!error.to_string().is_empty());
-                }
-            }
+            Ok(Command::SetOption { name, value }) => set_option(first, &name, value.as_deref()),
             Ok(Command::Position { start, moves }) => {
                 assert!(moves.len() <= MAX_POSITION_MOVES);
                 match read_position(&start, &moves, variant) {
@@ -372,6 +367,102 @@ pub fn protocol(data: &[u8]) {
             }
             Ok(Command::Bench(depth)) => assert!(depth.is_none_or(|d| d <= MAX_BENCH_DEPTH)),
             Ok(_) => {}
+        }
+    }
+}
+
+/// Text in every hostile file's content, which no message may ever show.
+const SECRET: &str = "SECRET-CONTENT-3f9a";
+
+/// Hostile files for the options that name one, made once per process in a scratch directory:
+/// `$0`..`$9` in a `setoption` value stand for them. Besides these the fuzzer may name any
+/// path (`/dev/zero`, `/etc/passwd`), as the seeds do.
+fn hostile_files() -> &'static [PathBuf] {
+    static FILES: OnceLock<Vec<PathBuf>> = OnceLock::new();
+    FILES.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("veil-fuzz-files-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let file = |name: &str| dir.join(name);
+        let levels = veil::search::level::LevelTable::default().to_toml();
+        let _ = std::fs::write(file("levels.toml"), &levels);
+        let mut binary: Vec<u8> = (0..4096u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        binary.extend_from_slice(SECRET.as_bytes());
+        let _ = std::fs::write(file("binary"), &binary);
+        let _ = std::fs::write(file("secret.toml"), format!("[[level]]\n{SECRET} = 1\n"));
+        if let Ok(sparse) = std::fs::File::create(file("sparse")) {
+            let _ = sparse.set_len(1 << 30);
+        }
+        let mut over = vec![b'#'; LEVELS_FILE_MAX_BYTES as usize];
+        over.extend_from_slice(SECRET.as_bytes());
+        let _ = std::fs::write(file("over.toml"), over);
+        let _ = std::process::Command::new("mkfifo").arg(file("fifo")).status();
+        let _ = std::fs::create_dir_all(file("directory"));
+        #[cfg(unix)]
+        {
+            let _ = std::os::unix::fs::symlink("/dev/zero", file("to-zero"));
+            let _ = std::os::unix::fs::symlink(file("levels.toml"), file("to-levels"));
+            let _ = std::os::unix::fs::symlink(file("loop"), file("loop"));
+        }
+        [
+            "levels.toml",
+            "binary",
+            "secret.toml",
+            "sparse",
+            "over.toml",
+            "fifo",
+            "directory",
+            "to-zero",
+            "to-levels",
+            "loop",
+        ]
+        .iter()
+        .map(|name| file(name))
+        .collect()
+    })
+}
+
+/// A `setoption` on fresh options (under operator limits when the first byte says so): a
+/// refused one changes nothing and its message shows no file's content; an accepted one stays
+/// within the limits.
+fn set_option(first: u8, name: &str, value: Option<&str>) {
+    let limits = if first & 2 != 0 {
+        OperatorLimits {
+            max_hash_mb: Some(64),
+            max_threads: Some(2),
+            no_file_options: first & 4 != 0,
+        }
+    } else {
+        OperatorLimits::default()
+    };
+    let value = value.map(|value| {
+        let mut value = value.to_string();
+        for (i, path) in hostile_files().iter().enumerate() {
+            value = value.replace(&format!("${i}"), &path.display().to_string());
+        }
+        value
+    });
+    let mut options = Options::with_limits(limits);
+    let before = format!("{options:?}");
+    match options.set(name, value.as_deref()) {
+        Err(error) => {
+            assert_eq!(format!("{options:?}"), before, "a refused option changed nothing");
+            let message = error.to_string();
+            assert!(!message.is_empty());
+            // Text from a file shows only if the input itself spelt it.
+            let sent = |text: &str| name.contains(text) || value.as_deref().is_some_and(|v| v.contains(text));
+            for content in [SECRET, "root:x:"] {
+                assert!(
+                    sent(content) || !message.contains(content),
+                    "a file's content in {message:?}"
+                );
+            }
+        }
+        Ok(_) => {
+            assert!(options.threads <= 2 || limits.max_threads.is_none());
+            assert!(options.effective_hash_mb() <= 64 || limits.max_hash_mb.is_none());
+            assert!(!(limits.no_file_options && name.eq_ignore_ascii_case("levelsfile")));
         }
     }
 }

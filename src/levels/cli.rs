@@ -178,7 +178,10 @@ fn load_table(path: &Option<PathBuf>) -> Result<LevelTable, String> {
     match path {
         Some(path) => {
             let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            LevelTable::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+            LevelTable::parse(&text).map_err(|e| match e.detail() {
+                Some(detail) => format!("{}: {e}: {detail}", path.display()),
+                None => format!("{}: {e}", path.display()),
+            })
         }
         None => Ok(LevelTable::default()),
     }

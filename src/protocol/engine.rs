@@ -4,7 +4,7 @@
 
 use super::command::{self, Command, CommandError, GoParams, Start};
 use super::display;
-use super::options::{elo_declaration, OptionEffect, Options, DECLARATIONS};
+use super::options::{OperatorLimits, OptionEffect, Options};
 use super::position::{read_position, start_position};
 use crate::rules::{Color, Move, MoveStatus, Position};
 use crate::search::{
@@ -116,7 +116,12 @@ pub fn format_report(report: &Report) -> String {
 
 impl Engine {
     pub fn new(out: Output) -> Engine {
-        let options = Options::default();
+        Engine::with_limits(out, OperatorLimits::default())
+    }
+
+    /// An engine whose options stay within the operator's `limits`.
+    pub fn with_limits(out: Output, limits: OperatorLimits) -> Engine {
+        let options = Options::with_limits(limits);
         Engine {
             out,
             position: start_position(options.variant),
@@ -168,10 +173,9 @@ impl Engine {
             Command::Uci => {
                 self.out.line(&format!("id name Veil {}", env!("CARGO_PKG_VERSION")));
                 self.out.line("id author the Veil developers");
-                for declaration in DECLARATIONS {
-                    self.out.line(declaration);
+                for declaration in self.options.uci_lines() {
+                    self.out.line(&declaration);
                 }
-                self.out.line(&elo_declaration(&self.options.levels));
                 self.out.line("uciok");
             }
             Command::Debug(on) => self.debug = on,

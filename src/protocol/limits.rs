@@ -1,4 +1,5 @@
-//! The protocol's resource bounds, in one place (protocol.md, "Limits"). Input beyond a bound
+//! The protocol's resource bounds, in one place (protocol.md, "Limits"); the options' ranges
+//! are declared with the options (options.rs), and file options' size bounds there too. Input beyond a bound
 //! gets one `info string error:` line and changes nothing, so whatever a server forwards to
 //! the engine, its memory and the time of each command stay bounded.
 
@@ -24,9 +25,3 @@ pub const MAX_PERFT_DEPTH: u32 = MAX_DEPTH;
 /// The deepest `bench`. A bench cannot be stopped (it is a fixed amount of work) and depth 6
 /// already takes about half a minute, so deeper ones would leave `go` and `quit` waiting.
 pub const MAX_BENCH_DEPTH: u32 = 6;
-
-/// The range of the `Hash` option, in MiB.
-pub const HASH_MB: (i64, i64) = (1, 16_384);
-
-/// The range of the `Threads` option.
-pub const THREADS: (i64, i64) = (1, 64);

@@ -8,16 +8,17 @@ pub mod input;
 pub mod limits;
 pub mod options;
 pub mod position;
+pub mod untrusted_file;
 
 pub use engine::{Engine, Output};
 
 use input::{InputLine, LineReader};
 use std::io;
 
-/// Runs the loop on stdin/stdout until `quit` or end of input. Lines longer than
-/// [`limits::MAX_LINE_BYTES`] are refused unread.
-pub fn run_stdio() {
-    let mut engine = Engine::new(Output::stdout());
+/// Runs the loop on stdin/stdout until `quit` or end of input, within the operator's
+/// `limits`. Lines longer than [`limits::MAX_LINE_BYTES`] are refused unread.
+pub fn run_stdio(limits: options::OperatorLimits) {
+    let mut engine = Engine::with_limits(Output::stdout(), limits);
     let stdin = io::stdin();
     let mut input = LineReader::new(stdin.lock(), limits::MAX_LINE_BYTES);
     loop {

@@ -1,12 +1,22 @@
-//! The engine's UCI options: their declarations (`option name ...` lines) and values.
+//! The engine's UCI options, each declared once in [`DECLARATIONS`]: its name, type, default,
+//! range and what setting it does. The `option name ...` lines of `uci` and the checks of
+//! `setoption` both come from that one table, narrowed by the operator's limits
+//! ([`OperatorLimits`], set when the process starts, protocol.md "Running behind a server").
 
-use super::limits::{HASH_MB, THREADS};
+use super::untrusted_file::{read_bounded, shown_path, FileError};
 use crate::search::level::{LevelParams, LevelTable};
 use crate::search::Ablation;
 use std::fmt;
 
 /// Which game `position startpos` starts.
 pub use crate::rules::Variant;
+
+/// The largest levels file read, in bytes: the compiled-in table takes about 1 KiB as TOML,
+/// so this leaves room for comments and JSON's braces and still reads in microseconds.
+pub const LEVELS_FILE_MAX_BYTES: u64 = 16 * 1024;
+
+/// The hash size in MiB when neither `Hash` nor the level sets one.
+const DEFAULT_HASH_MB: i64 = 16;
 
 /// Current option values.
 #[derive(Clone, Debug)]
@@ -30,54 +40,210 @@ pub struct Options {
     pub cover_baseline: bool,
     /// `Ablate`: parts of the selective search switched off, for measuring each.
     pub ablation: Ablation,
+    /// The operator's limits, fixed for the process.
+    pub limits: OperatorLimits,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options {
-            variant: Variant::Chess,
-            hash_mb: 16,
-            threads: 1,
-            multipv: 1,
-            ponder: false,
-            move_overhead_ms: 10,
-            level: 5,
-            seed: 0,
-            limit_strength: false,
-            uci_elo: LevelTable::default().elo_range().1 as u32,
-            levels: LevelTable::default(),
-            hash_set: false,
-            cover_baseline: false,
-            ablation: Ablation::default(),
-        }
+        Options::with_limits(OperatorLimits::default())
     }
 }
 
-/// The option lines sent after `id`, in Stockfish's format. The `Hash` and `Threads` ranges
-/// are those of [`HASH_MB`] and [`THREADS`] (the protocol tests check that they agree).
-pub const DECLARATIONS: &[&str] = &[
-    "option name UCI_Variant type combo default chess var chess var covered",
-    "option name Hash type spin default 16 min 1 max 16384",
-    "option name Threads type spin default 1 min 1 max 64",
-    "option name Clear Hash type button",
-    "option name MultiPV type spin default 1 min 1 max 256",
-    "option name Ponder type check default false",
-    "option name Move Overhead type spin default 10 min 0 max 5000",
-    "option name Level type spin default 5 min 1 max 5",
-    "option name Seed type spin default 0 min 0 max 2147483647",
-    "option name UCI_LimitStrength type check default false",
-    "option name LevelsFile type string default <empty>",
-    "option name CoverBaseline type check default false",
-    "option name Ablate type string default <empty>",
+/// Limits that the operator sets when the process starts (`veil --max-hash 64 --max-threads 1
+/// --no-file-options`, or the `VEIL_*` environment variables) and that no protocol client can
+/// exceed: they narrow the declared ranges, in `uci` and in `setoption` alike.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OperatorLimits {
+    /// Largest `Hash` in MiB (also caps a level's own hash size).
+    pub max_hash_mb: Option<u64>,
+    /// Most `Threads`.
+    pub max_threads: Option<u64>,
+    /// Options that name a file are not declared, and refused.
+    pub no_file_options: bool,
+}
+
+/// Which operator limit narrows a spin option's range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cap {
+    None,
+    HashMb,
+    Threads,
+}
+
+impl OperatorLimits {
+    fn cap(&self, cap: Cap) -> Option<i64> {
+        let limit = match cap {
+            Cap::None => None,
+            Cap::HashMb => self.max_hash_mb,
+            Cap::Threads => self.max_threads,
+        };
+        limit.map(|limit| i64::try_from(limit).unwrap_or(i64::MAX))
+    }
+}
+
+/// What an option is and how a checked value is stored. Setters run only on a value already
+/// checked against the option's range; fallible setters and loaders must change nothing when
+/// they return an error.
+#[derive(Clone, Copy)]
+pub enum OptionKind {
+    /// A whole number in `min..=max`; `cap` names the operator limit that may narrow `max`.
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+        cap: Cap,
+        set: fn(&mut Options, i64),
+    },
+    /// A spin whose range is the level table's Elo range, its default the strongest level's.
+    EloSpin {
+        set: fn(&mut Options, i64),
+    },
+    Check {
+        default: bool,
+        set: fn(&mut Options, bool),
+    },
+    /// One of `choices` (case-insensitive); the setter gets its index.
+    Combo {
+        default: &'static str,
+        choices: &'static [&'static str],
+        set: fn(&mut Options, usize),
+    },
+    Button,
+    /// Free text, default `<empty>`; the setter is given "" for the default.
+    Text {
+        set: fn(&mut Options, &str) -> Result<(), String>,
+    },
+    /// A path naming a file of at most `max_bytes`, default `<empty>`. The file is read as
+    /// untrusted input ([`read_bounded`]); the loader gets its bytes, or `None` for `<empty>`
+    /// (back to the built-in data), and its error must not quote the file.
+    File {
+        max_bytes: u64,
+        load: fn(&mut Options, Option<&[u8]>) -> Result<(), String>,
+    },
+}
+
+/// One UCI option: its name, kind (type, default, range, setter) and what setting it asks
+/// of the engine besides storing the value.
+#[derive(Clone, Copy)]
+pub struct OptionDeclaration {
+    pub name: &'static str,
+    pub kind: OptionKind,
+    pub effect: OptionEffect,
+}
+
+use OptionEffect::{ClearHash, ResizeHash, StrengthChanged, VariantChanged};
+
+type Effect = OptionEffect;
+
+const fn spin(
+    name: &'static str,
+    default: i64,
+    min: i64,
+    max: i64,
+    cap: Cap,
+    effect: Effect,
+    set: fn(&mut Options, i64),
+) -> OptionDeclaration {
+    OptionDeclaration {
+        name,
+        kind: OptionKind::Spin {
+            default,
+            min,
+            max,
+            cap,
+            set,
+        },
+        effect,
+    }
+}
+
+const fn check(name: &'static str, default: bool, effect: Effect, set: fn(&mut Options, bool)) -> OptionDeclaration {
+    OptionDeclaration {
+        name,
+        kind: OptionKind::Check { default, set },
+        effect,
+    }
+}
+
+const fn text(
+    name: &'static str,
+    effect: Effect,
+    set: fn(&mut Options, &str) -> Result<(), String>,
+) -> OptionDeclaration {
+    OptionDeclaration {
+        name,
+        kind: OptionKind::Text { set },
+        effect,
+    }
+}
+
+/// A file-naming option: read only as a regular file of at most `max_bytes`.
+const fn file(
+    name: &'static str,
+    max_bytes: u64,
+    effect: Effect,
+    load: fn(&mut Options, Option<&[u8]>) -> Result<(), String>,
+) -> OptionDeclaration {
+    OptionDeclaration {
+        name,
+        kind: OptionKind::File { max_bytes, load },
+        effect,
+    }
+}
+
+const NOTHING: Effect = OptionEffect::None;
+
+/// Every option, in the order `uci` declares them.
+#[rustfmt::skip]
+pub const DECLARATIONS: &[OptionDeclaration] = &[
+    OptionDeclaration {
+        name: "UCI_Variant",
+        kind: OptionKind::Combo { default: "chess", choices: &["chess", "covered"], set: set_variant },
+        effect: VariantChanged,
+    },
+    spin("Hash", DEFAULT_HASH_MB, 1, 16_384, Cap::HashMb, ResizeHash, set_hash),
+    spin("Threads", 1, 1, 64, Cap::Threads, NOTHING, |o, v| o.threads = v as usize),
+    OptionDeclaration { name: "Clear Hash", kind: OptionKind::Button, effect: ClearHash },
+    spin("MultiPV", 1, 1, 256, Cap::None, NOTHING, |o, v| o.multipv = v as usize),
+    check("Ponder", false, NOTHING, |o, v| o.ponder = v),
+    spin("Move Overhead", 10, 0, 5000, Cap::None, NOTHING, |o, v| o.move_overhead_ms = v as u64),
+    spin("Level", 5, 1, 5, Cap::None, StrengthChanged, |o, v| o.level = v as u8),
+    spin("Seed", 0, 0, 2_147_483_647, Cap::None, NOTHING, |o, v| o.seed = v as u64),
+    check("UCI_LimitStrength", false, StrengthChanged, |o, v| o.limit_strength = v),
+    file("LevelsFile", LEVELS_FILE_MAX_BYTES, StrengthChanged, load_levels),
+    check("CoverBaseline", false, NOTHING, |o, v| o.cover_baseline = v),
+    text("Ablate", NOTHING, set_ablation),
+    OptionDeclaration {
+        name: "UCI_Elo",
+        kind: OptionKind::EloSpin { set: |o, v| o.uci_elo = v as u32 },
+        effect: StrengthChanged,
+    },
 ];
 
-/// The `UCI_Elo` declaration, whose range is the level table's.
-pub fn elo_declaration(levels: &LevelTable) -> String {
-    let (low, high) = levels.elo_range();
-    format!(
-        "option name UCI_Elo type spin default {} min {} max {}",
-        high as u32, low as u32, high as u32
-    )
+fn set_variant(options: &mut Options, choice: usize) {
+    options.variant = [Variant::Chess, Variant::Covered][choice];
+}
+
+fn set_hash(options: &mut Options, mb: i64) {
+    options.hash_mb = mb as usize;
+    options.hash_set = true;
+}
+
+fn set_ablation(options: &mut Options, text: &str) -> Result<(), String> {
+    options.ablation = Ablation::parse(text).map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// `LevelsFile`: the file's table, or the compiled-in one; `UCI_Elo` is kept in the new range.
+fn load_levels(options: &mut Options, bytes: Option<&[u8]>) -> Result<(), String> {
+    options.levels = match bytes {
+        None => LevelTable::default(),
+        Some(bytes) => LevelTable::parse_bytes(bytes).map_err(|e| e.to_string())?,
+    };
+    let (low, high) = options.levels.elo_range();
+    options.uci_elo = options.uci_elo.clamp(low as u32, high as u32);
+    Ok(())
 }
 
 /// What setting an option asks the engine to do besides storing the value.
@@ -100,19 +266,41 @@ pub enum OptionError {
         name: String,
         value: String,
     },
+    /// Outside the range; `operator_limit` when the operator's limit narrowed it.
     OutOfRange {
         name: String,
         value: i64,
         min: i64,
         max: i64,
+        operator_limit: bool,
     },
     NotABool {
         name: String,
         value: String,
     },
-    NotAVariant(String),
-    LevelsFile(String),
-    Ablate(String),
+    NotAChoice {
+        name: &'static str,
+        value: String,
+        choices: &'static [&'static str],
+    },
+    /// A text option's value that its setter refused.
+    Invalid {
+        name: &'static str,
+        why: String,
+    },
+    /// A file option's file that could not be read as untrusted input.
+    File {
+        name: &'static str,
+        error: FileError,
+    },
+    /// A file option's file that was read but is not what the option needs.
+    FileContent {
+        name: &'static str,
+        path: String,
+        why: String,
+    },
+    /// A file option while the operator has switched them off.
+    FileOptionsOff(&'static str),
 }
 
 impl fmt::Display for OptionError {
@@ -121,18 +309,46 @@ impl fmt::Display for OptionError {
             OptionError::Unknown(name) => write!(f, "unknown option '{name}'"),
             OptionError::MissingValue(name) => write!(f, "option '{name}' needs a value"),
             OptionError::NotANumber { name, value } => write!(f, "option '{name}': '{value}' is not a whole number"),
-            OptionError::OutOfRange { name, value, min, max } => {
-                write!(f, "option '{name}': {value} is outside {min}..{max}")
+            OptionError::OutOfRange {
+                name,
+                value,
+                min,
+                max,
+                operator_limit,
+            } => {
+                write!(f, "option '{name}': {value} is outside {min}..{max}")?;
+                if *operator_limit {
+                    write!(f, " (the operator's limit)")?;
+                }
+                Ok(())
             }
             OptionError::NotABool { name, value } => write!(f, "option '{name}': '{value}' is not true or false"),
-            OptionError::NotAVariant(value) => write!(f, "option 'UCI_Variant': '{value}' is not chess or covered"),
-            OptionError::LevelsFile(why) => write!(f, "option 'LevelsFile': {why}"),
-            OptionError::Ablate(why) => write!(f, "option 'Ablate': {why}"),
+            OptionError::NotAChoice { name, value, choices } => {
+                let (last, rest) = choices.split_last().unwrap_or((&"", &[]));
+                write!(f, "option '{name}': '{value}' is not ")?;
+                if !rest.is_empty() {
+                    write!(f, "{} or ", rest.join(", "))?;
+                }
+                write!(f, "{last}")
+            }
+            OptionError::Invalid { name, why } => write!(f, "option '{name}': {why}"),
+            OptionError::File { name, error } => write!(f, "option '{name}': {error}"),
+            OptionError::FileContent { name, path, why } => write!(f, "option '{name}': '{path}': {why}"),
+            OptionError::FileOptionsOff(name) => {
+                write!(
+                    f,
+                    "option '{name}': options that name files are switched off by the operator"
+                )
+            }
         }
     }
 }
 
-fn spin(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64, OptionError> {
+fn parse_spin(
+    name: &str,
+    value: Option<&str>,
+    (min, max, operator_limit): (i64, i64, bool),
+) -> Result<i64, OptionError> {
     let value = value.ok_or_else(|| OptionError::MissingValue(name.to_string()))?;
     let number: i64 = value.parse().map_err(|_| OptionError::NotANumber {
         name: name.to_string(),
@@ -144,12 +360,13 @@ fn spin(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64, Opti
             value: number,
             min,
             max,
+            operator_limit,
         });
     }
     Ok(number)
 }
 
-fn check(name: &str, value: Option<&str>) -> Result<bool, OptionError> {
+fn parse_check(name: &str, value: Option<&str>) -> Result<bool, OptionError> {
     match value.map(|v| v.to_ascii_lowercase()) {
         Some(v) if v == "true" => Ok(true),
         Some(v) if v == "false" => Ok(false),
@@ -172,90 +389,216 @@ impl Options {
         }
     }
 
-    /// The hash size to use: the one set, or the strength's own (16 MiB at full strength).
+    /// The hash size to use: the one set, or the strength's own (16 MiB at full strength),
+    /// within the operator's limit.
     pub fn effective_hash_mb(&self) -> usize {
         if self.hash_set {
             self.hash_mb
         } else {
-            self.strength().hash_mb.unwrap_or(16)
+            let wanted = self.strength().hash_mb.unwrap_or(DEFAULT_HASH_MB as usize);
+            let cap = self
+                .limits
+                .max_hash_mb
+                .map_or(usize::MAX, |mb| usize::try_from(mb).unwrap_or(usize::MAX));
+            wanted.min(cap).max(1)
         }
+    }
+
+    /// The options at their declared defaults under `limits`.
+    pub fn with_limits(limits: OperatorLimits) -> Options {
+        let mut options = Options {
+            variant: Variant::Chess,
+            hash_mb: 0,
+            threads: 0,
+            multipv: 0,
+            ponder: false,
+            move_overhead_ms: 0,
+            level: 0,
+            seed: 0,
+            limit_strength: false,
+            uci_elo: 0,
+            levels: LevelTable::default(),
+            hash_set: false,
+            cover_baseline: false,
+            ablation: Ablation::default(),
+            limits,
+        };
+        for declaration in DECLARATIONS {
+            options.apply_default(declaration.kind);
+        }
+        // The default hash is not one set explicitly: the level's own size still applies.
+        options.hash_set = false;
+        options
+    }
+
+    fn apply_default(&mut self, kind: OptionKind) {
+        match kind {
+            OptionKind::Spin { set, .. } | OptionKind::EloSpin { set } => {
+                let (default, _, _, _) = self.spin_range(kind).unwrap_or_default();
+                set(self, default);
+            }
+            OptionKind::Check { default, set } => set(self, default),
+            OptionKind::Combo { default, choices, set } => {
+                set(self, choices.iter().position(|&c| c == default).unwrap_or(0));
+            }
+            OptionKind::Button => {}
+            OptionKind::Text { set } => {
+                let _ = set(self, "");
+            }
+            OptionKind::File { load, .. } => {
+                let _ = load(self, None);
+            }
+        }
+    }
+
+    /// A spin option's default, minimum and maximum under the operator's limits, and whether
+    /// a limit narrowed the maximum.
+    fn spin_range(&self, kind: OptionKind) -> Option<(i64, i64, i64, bool)> {
+        match kind {
+            OptionKind::Spin {
+                default, min, max, cap, ..
+            } => {
+                let capped = self.limits.cap(cap).map_or(max, |cap| cap.clamp(min, max));
+                Some((default.min(capped), min, capped, capped < max))
+            }
+            OptionKind::EloSpin { .. } => {
+                let (low, high) = self.levels.elo_range();
+                Some((high as u32 as i64, low as u32 as i64, high as u32 as i64, false))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the operator's limits leave `declaration` to the client.
+    fn offered(&self, declaration: &OptionDeclaration) -> bool {
+        !(self.limits.no_file_options && matches!(declaration.kind, OptionKind::File { .. }))
+    }
+
+    /// The `option name ...` lines of `uci`, in Stockfish's format, with the ranges the
+    /// operator's limits leave.
+    pub fn uci_lines(&self) -> Vec<String> {
+        DECLARATIONS
+            .iter()
+            .filter(|declaration| self.offered(declaration))
+            .map(|declaration| {
+                let name = declaration.name;
+                match declaration.kind {
+                    kind @ (OptionKind::Spin { .. } | OptionKind::EloSpin { .. }) => {
+                        let (default, min, max, _) = self.spin_range(kind).unwrap_or_default();
+                        format!("option name {name} type spin default {default} min {min} max {max}")
+                    }
+                    OptionKind::Check { default, .. } => format!("option name {name} type check default {default}"),
+                    OptionKind::Combo { default, choices, .. } => {
+                        let vars: Vec<String> = choices.iter().map(|c| format!("var {c}")).collect();
+                        format!("option name {name} type combo default {default} {}", vars.join(" "))
+                    }
+                    OptionKind::Button => format!("option name {name} type button"),
+                    OptionKind::Text { .. } | OptionKind::File { .. } => {
+                        format!("option name {name} type string default <empty>")
+                    }
+                }
+            })
+            .collect()
     }
 
     /// Applies `setoption name <name> value <value>`; names are case-insensitive. On error
     /// nothing changes.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<OptionEffect, OptionError> {
-        match name.to_ascii_lowercase().as_str() {
-            "uci_variant" => {
-                let variant = match value.map(|v| v.to_ascii_lowercase()).as_deref() {
-                    Some("chess") => Variant::Chess,
-                    Some("covered") => Variant::Covered,
-                    Some(other) => return Err(OptionError::NotAVariant(other.to_string())),
-                    None => return Err(OptionError::MissingValue(name.to_string())),
-                };
-                self.variant = variant;
-                Ok(OptionEffect::VariantChanged)
-            }
-            "hash" => {
-                self.hash_mb = spin(name, value, HASH_MB.0, HASH_MB.1)? as usize;
-                self.hash_set = true;
-                Ok(OptionEffect::ResizeHash)
-            }
-            "threads" => {
-                self.threads = spin(name, value, THREADS.0, THREADS.1)? as usize;
-                Ok(OptionEffect::None)
-            }
-            "clear hash" => Ok(OptionEffect::ClearHash),
-            "multipv" => {
-                self.multipv = spin(name, value, 1, 256)? as usize;
-                Ok(OptionEffect::None)
-            }
-            "ponder" => {
-                self.ponder = check(name, value)?;
-                Ok(OptionEffect::None)
-            }
-            "move overhead" => {
-                self.move_overhead_ms = spin(name, value, 0, 5000)? as u64;
-                Ok(OptionEffect::None)
-            }
-            "level" => {
-                self.level = spin(name, value, 1, 5)? as u8;
-                Ok(OptionEffect::StrengthChanged)
-            }
-            "uci_limitstrength" => {
-                self.limit_strength = check(name, value)?;
-                Ok(OptionEffect::StrengthChanged)
-            }
-            "uci_elo" => {
-                let (low, high) = self.levels.elo_range();
-                self.uci_elo = spin(name, value, low as i64, high as i64)? as u32;
-                Ok(OptionEffect::StrengthChanged)
-            }
-            "levelsfile" => {
-                let path = value.map(str::trim).unwrap_or("");
-                self.levels = if path.is_empty() || path == "<empty>" {
-                    LevelTable::default()
-                } else {
-                    let text = std::fs::read_to_string(path)
-                        .map_err(|e| OptionError::LevelsFile(format!("cannot read '{path}': {e}")))?;
-                    LevelTable::parse(&text).map_err(|e| OptionError::LevelsFile(format!("'{path}': {e}")))?
-                };
-                let (low, high) = self.levels.elo_range();
-                self.uci_elo = self.uci_elo.clamp(low as u32, high as u32);
-                Ok(OptionEffect::StrengthChanged)
-            }
-            "seed" => {
-                self.seed = spin(name, value, 0, 2_147_483_647)? as u64;
-                Ok(OptionEffect::None)
-            }
-            "coverbaseline" => {
-                self.cover_baseline = check(name, value)?;
-                Ok(OptionEffect::None)
-            }
-            "ablate" => {
-                self.ablation = Ablation::parse(value.unwrap_or("")).map_err(|e| OptionError::Ablate(e.to_string()))?;
-                Ok(OptionEffect::None)
-            }
-            _ => Err(OptionError::Unknown(name.to_string())),
+        let declaration = DECLARATIONS
+            .iter()
+            .find(|declaration| declaration.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+        if !self.offered(declaration) {
+            return Err(OptionError::FileOptionsOff(declaration.name));
         }
+        let name_shown = declaration.name;
+        match declaration.kind {
+            kind @ (OptionKind::Spin { set, .. } | OptionKind::EloSpin { set }) => {
+                let (_, min, max, operator_limit) = self.spin_range(kind).unwrap_or_default();
+                set(self, parse_spin(name, value, (min, max, operator_limit))?);
+            }
+            OptionKind::Check { set, .. } => set(self, parse_check(name, value)?),
+            OptionKind::Combo { choices, set, .. } => {
+                let value = value.ok_or_else(|| OptionError::MissingValue(name.to_string()))?;
+                let choice = choices
+                    .iter()
+                    .position(|c| c.eq_ignore_ascii_case(value))
+                    .ok_or_else(|| OptionError::NotAChoice {
+                        name: name_shown,
+                        value: value.to_ascii_lowercase(),
+                        choices,
+                    })?;
+                set(self, choice);
+            }
+            OptionKind::Button => {}
+            OptionKind::Text { set } => {
+                set(self, value.unwrap_or("")).map_err(|why| OptionError::Invalid { name: name_shown, why })?
+            }
+            OptionKind::File { max_bytes, load } => {
+                let path = value.map(str::trim).unwrap_or("");
+                let bytes = if path.is_empty() || path == "<empty>" {
+                    None
+                } else {
+                    let bytes = read_bounded(path, max_bytes).map_err(|error| OptionError::File {
+                        name: name_shown,
+                        error,
+                    })?;
+                    Some(bytes)
+                };
+                load(self, bytes.as_deref()).map_err(|why| OptionError::FileContent {
+                    name: name_shown,
+                    path: shown_path(path),
+                    why,
+                })?;
+            }
+        }
+        Ok(declaration.effect)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn capped(max_hash_mb: u64) -> Options {
+        Options::with_limits(OperatorLimits {
+            max_hash_mb: Some(max_hash_mb),
+            ..OperatorLimits::default()
+        })
+    }
+
+    #[test]
+    fn the_defaults_are_the_declared_ones() {
+        let options = Options::default();
+        assert_eq!((options.hash_mb, options.threads, options.multipv), (16, 1, 1));
+        assert_eq!((options.move_overhead_ms, options.level, options.seed), (10, 5, 0));
+        assert_eq!(options.uci_elo, LevelTable::default().elo_range().1 as u32);
+        assert!(!options.hash_set && !options.ponder && !options.limit_strength && !options.cover_baseline);
+    }
+
+    #[test]
+    fn a_levels_own_hash_size_stays_within_the_operators_limit() {
+        let mut options = capped(2);
+        assert_eq!((options.hash_mb, options.effective_hash_mb()), (2, 2));
+        options.set("Level", Some("4")).unwrap();
+        assert_eq!(options.effective_hash_mb(), 2, "level 4 asks for 4 MiB");
+        options.set("Level", Some("1")).unwrap();
+        assert_eq!(options.effective_hash_mb(), 1);
+        let mut options = capped(64);
+        assert_eq!(options.effective_hash_mb(), 16);
+        options.set("UCI_LimitStrength", Some("true")).unwrap();
+        assert_eq!(options.effective_hash_mb(), 16);
+    }
+
+    #[test]
+    fn a_value_beyond_a_limit_changes_nothing() {
+        let mut options = capped(8);
+        let before = format!("{options:?}");
+        let error = options.set("hash", Some("9")).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "option 'hash': 9 is outside 1..8 (the operator's limit)"
+        );
+        assert_eq!(format!("{options:?}"), before);
     }
 }

@@ -117,13 +117,42 @@ impl Default for LevelTable {
     }
 }
 
-/// A levels file that could not be used.
+/// A levels file that could not be used. The message never quotes the file: the engine reads
+/// whatever file a client names (`LevelsFile`), so it says only where and what kind of thing
+/// went wrong; [`LevelsFileError::detail`] keeps the parser's own words for trusted callers.
 #[derive(Debug, PartialEq, Eq)]
-pub struct LevelsFileError(pub String);
+pub enum LevelsFileError {
+    /// Not UTF-8 text.
+    NotText,
+    /// Not TOML or JSON of the expected form: the line where reading stopped (if known) and
+    /// the parser's message, which may quote the file.
+    Syntax { line: Option<usize>, detail: String },
+    /// Not five levels.
+    LevelCount(usize),
+    /// A level (1..=5) with a value out of its range.
+    BadLevel { level: usize, what: &'static str },
+}
+
+impl LevelsFileError {
+    /// The parser's own message, which may quote the file: for a trusted user only (such as
+    /// `veil levels --levels-file`), never for a protocol client.
+    pub fn detail(&self) -> Option<&str> {
+        match self {
+            LevelsFileError::Syntax { detail, .. } => Some(detail),
+            _ => None,
+        }
+    }
+}
 
 impl std::fmt::Display for LevelsFileError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            LevelsFileError::NotText => write!(f, "not a valid levels file (not UTF-8 text)"),
+            LevelsFileError::Syntax { line: Some(line), .. } => write!(f, "not a valid levels file (line {line})"),
+            LevelsFileError::Syntax { line: None, .. } => write!(f, "not a valid levels file"),
+            LevelsFileError::LevelCount(count) => write!(f, "expected 5 levels, found {count}"),
+            LevelsFileError::BadLevel { level, what } => write!(f, "level {level}: {what}"),
+        }
     }
 }
 
@@ -141,19 +170,37 @@ impl LevelTable {
         &self.levels[(level.clamp(MIN_LEVEL, MAX_LEVEL) - 1) as usize]
     }
 
+    /// Reads a levels file's bytes: UTF-8 text, then as [`LevelTable::parse`].
+    pub fn parse_bytes(bytes: &[u8]) -> Result<LevelTable, LevelsFileError> {
+        let text = std::str::from_utf8(bytes).map_err(|_| LevelsFileError::NotText)?;
+        LevelTable::parse(text)
+    }
+
     /// Reads a levels file's text: JSON if it starts with `{`, TOML otherwise.
     pub fn parse(text: &str) -> Result<LevelTable, LevelsFileError> {
         let file: LevelsFile = if text.trim_start().starts_with('{') {
-            serde_json::from_str(text).map_err(|e| LevelsFileError(e.to_string()))?
+            serde_json::from_str(text).map_err(|e| LevelsFileError::Syntax {
+                line: (e.line() > 0).then_some(e.line()),
+                detail: e.to_string(),
+            })?
         } else {
-            toml::from_str(text).map_err(|e| LevelsFileError(e.to_string().replace('\n', " ")))?
+            toml::from_str(text).map_err(|e| LevelsFileError::Syntax {
+                line: e.span().map(|span| {
+                    text.as_bytes()[..span.start.min(text.len())]
+                        .iter()
+                        .filter(|&&b| b == b'\n')
+                        .count()
+                        + 1
+                }),
+                detail: e.to_string().replace('\n', " "),
+            })?
         };
         let levels: [LevelParams; 5] = file
             .level
             .try_into()
-            .map_err(|v: Vec<_>| LevelsFileError(format!("expected 5 levels, found {}", v.len())))?;
+            .map_err(|v: Vec<_>| LevelsFileError::LevelCount(v.len()))?;
         for (i, params) in levels.iter().enumerate() {
-            let bad = |what: &str| Err(LevelsFileError(format!("level {}: {what}", i + 1)));
+            let bad = |what| Err(LevelsFileError::BadLevel { level: i + 1, what });
             if params.candidates == 0 || params.candidates > 64 {
                 return bad("candidates must be 1..=64");
             }
@@ -309,12 +356,19 @@ mod tests {
         assert!(LevelTable::parse("").is_err());
         assert!(LevelTable::parse("[[level]]\ndepth = 3\n")
             .unwrap_err()
-            .0
+            .to_string()
             .contains("5 levels"));
         let mut text = LevelTable::default().to_toml();
         text = text.replacen("candidates = 8", "candidates = 0", 1);
-        assert!(LevelTable::parse(&text).unwrap_err().0.contains("level 1"));
-        assert!(LevelTable::parse("[[level]]\nspeed = 3\n").is_err());
+        assert!(LevelTable::parse(&text).unwrap_err().to_string().contains("level 1"));
+        // A syntax error says where, never what the file holds.
+        let error = LevelTable::parse("[[level]]\ndepth = 3\nspeed = 3\n").unwrap_err();
+        assert_eq!(error.to_string(), "not a valid levels file (line 3)");
+        let error = LevelTable::parse("root:x:0:0:root:/root:/bin/bash\n").unwrap_err();
+        assert_eq!(error.to_string(), "not a valid levels file (line 1)");
+        let error = LevelTable::parse("{\n\"level\": secret\n}").unwrap_err();
+        assert_eq!(error.to_string(), "not a valid levels file (line 2)");
+        assert_eq!(LevelTable::parse_bytes(b"\xff\xfe"), Err(LevelsFileError::NotText));
         assert!(LevelTable::parse("{\"level\": 3}").is_err());
     }
 
