@@ -343,6 +343,15 @@ fn uci_handshake_lists_the_options() {
         ("Seed", "spin default 0 min 0 max 2147483647"),
         ("UCI_LimitStrength", "check default false"),
         ("LevelsFile", "string default <empty>"),
+        (
+            "UseNNUE",
+            if veil::search::NETWORK_BY_DEFAULT {
+                "check default true"
+            } else {
+                "check default false"
+            },
+        ),
+        ("EvalFile", "string default <empty>"),
         ("CoverBaseline", "check default false"),
         ("Ablate", "string default <empty>"),
     ];
@@ -1259,6 +1268,47 @@ fn levels_files_replace_the_table_and_bad_ones_are_refused() {
     engine.send("go nodes 5000");
     let lines = engine.read_until(WAIT, |l| l.starts_with("bestmove"));
     assert!(errors(&lines).is_empty(), "{lines:?}");
+}
+
+#[test]
+fn eval_files_load_networks_and_refuse_anything_else() {
+    let dir = std::env::temp_dir().join(format!("veil-networks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let network = dir.join("net.nnue");
+    let bytes = veil::nnue::default_network().to_bytes();
+    std::fs::write(&network, &bytes).unwrap();
+    let short = dir.join("short.nnue");
+    std::fs::write(&short, &bytes[..bytes.len() - 1]).unwrap();
+    let damaged = dir.join("damaged.nnue");
+    let mut flipped = bytes.clone();
+    flipped[5000] ^= 0x40;
+    std::fs::write(&damaged, &flipped).unwrap();
+    let mut engine = Engine::spawn();
+    for bad in [&short, &damaged, &dir] {
+        engine.send(&format!("setoption name EvalFile value {}", bad.display()));
+        let lines = engine.sync();
+        assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    }
+    engine.send(&format!("setoption name EvalFile value {}", network.display()));
+    engine.send("setoption name UseNNUE value true");
+    let lines = engine.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    // The network scores the start differently from the hand-written evaluation.
+    let score = |engine: &mut Engine, use_network: bool| {
+        engine.send(&format!("setoption name UseNNUE value {use_network}"));
+        engine.send("ucinewgame");
+        engine.send("position startpos moves e2e4 e7e5 g1f3");
+        engine.send("go depth 1");
+        let lines = engine.read_until(WAIT, |l| l.starts_with("bestmove"));
+        lines
+            .iter()
+            .rev()
+            .find_map(|l| field(l, "cp").map(str::to_string))
+            .expect("a score")
+    };
+    assert_ne!(score(&mut engine, true), score(&mut engine, false));
+    engine.send("quit");
+    assert!(engine.wait_exit(WAIT).success());
 }
 
 // ----- options that name files, and operator limits (protocol.md) -------------------------

@@ -342,7 +342,7 @@ impl Engine {
             seed: self.options.seed,
             cover_baseline: self.options.cover_baseline,
             ablation: self.options.ablation,
-            evaluator: search::Evaluator::standard(),
+            evaluator: self.options.evaluator(),
         };
         let control = Arc::new(SearchControl::new_search(params.ponder));
         self.control = Arc::clone(&control);

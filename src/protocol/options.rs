@@ -4,9 +4,12 @@
 //! ([`OperatorLimits`], set when the process starts, protocol.md "Running behind a server").
 
 use super::untrusted_file::{read_bounded, shown_path, FileError};
+use crate::nnue::network::FILE_SIZE as NETWORK_FILE_SIZE;
+use crate::nnue::{default_network, Network};
 use crate::search::level::{LevelParams, LevelTable};
-use crate::search::Ablation;
+use crate::search::{Ablation, Evaluator, NETWORK_BY_DEFAULT};
 use std::fmt;
+use std::sync::Arc;
 
 /// Which game `position startpos` starts.
 pub use crate::rules::Variant;
@@ -42,6 +45,11 @@ pub struct Options {
     pub ablation: Ablation,
     /// The operator's limits, fixed for the process.
     pub limits: OperatorLimits,
+    /// `UseNNUE`: the network evaluates at full strength (the levels below it keep the
+    /// hand-written evaluation they were calibrated with).
+    pub use_network: bool,
+    /// The network (embedded, or read from `EvalFile`).
+    pub network: Arc<Network>,
 }
 
 impl Default for Options {
@@ -212,6 +220,8 @@ pub const DECLARATIONS: &[OptionDeclaration] = &[
     spin("Seed", 0, 0, 2_147_483_647, Cap::None, NOTHING, |o, v| o.seed = v as u64),
     check("UCI_LimitStrength", false, StrengthChanged, |o, v| o.limit_strength = v),
     file("LevelsFile", LEVELS_FILE_MAX_BYTES, StrengthChanged, load_levels),
+    check("UseNNUE", NETWORK_BY_DEFAULT, NOTHING, |o, v| o.use_network = v),
+    file("EvalFile", NETWORK_FILE_SIZE as u64, NOTHING, load_network),
     check("CoverBaseline", false, NOTHING, |o, v| o.cover_baseline = v),
     text("Ablate", NOTHING, set_ablation),
     OptionDeclaration {
@@ -243,6 +253,15 @@ fn load_levels(options: &mut Options, bytes: Option<&[u8]>) -> Result<(), String
     };
     let (low, high) = options.levels.elo_range();
     options.uci_elo = options.uci_elo.clamp(low as u32, high as u32);
+    Ok(())
+}
+
+/// `EvalFile`: the file's network, or the embedded one.
+fn load_network(options: &mut Options, bytes: Option<&[u8]>) -> Result<(), String> {
+    options.network = match bytes {
+        None => default_network(),
+        Some(bytes) => Arc::new(Network::from_bytes(bytes).map_err(|e| e.to_string())?),
+    };
     Ok(())
 }
 
@@ -389,6 +408,16 @@ impl Options {
         }
     }
 
+    /// The evaluation a search uses: the network at full strength when `UseNNUE` is on,
+    /// else the hand-written one (the levels were calibrated with it).
+    pub fn evaluator(&self) -> Evaluator {
+        if self.use_network && self.strength().is_full() {
+            Evaluator::Network(Arc::clone(&self.network))
+        } else {
+            Evaluator::HandWritten
+        }
+    }
+
     /// The hash size to use: the one set, or the strength's own (16 MiB at full strength),
     /// within the operator's limit.
     pub fn effective_hash_mb(&self) -> usize {
@@ -422,6 +451,8 @@ impl Options {
             cover_baseline: false,
             ablation: Ablation::default(),
             limits,
+            use_network: NETWORK_BY_DEFAULT,
+            network: default_network(),
         };
         for declaration in DECLARATIONS {
             options.apply_default(declaration.kind);
