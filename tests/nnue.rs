@@ -185,3 +185,52 @@ fn a_tiny_network_trains_end_to_end() {
         "{float_cp} vs {quantised_cp}"
     );
 }
+
+#[test]
+fn veil_datagen_records_train_a_network() {
+    use veil::training::datagen::{self, Settings, VariantChoice};
+    let dir = std::env::temp_dir().join(format!("veil-datagen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("data.bin");
+    let settings = Settings {
+        variant: VariantChoice::Both,
+        games: 6,
+        nodes: 300,
+        threads: 2,
+        seed: 3,
+        shard: None,
+        random_plies: 8,
+        book: Vec::new(),
+        hash_mb: 1,
+    };
+    let summary = datagen::run(&settings, &out, false).expect("writes the data");
+    let records = read_records(&mut std::fs::File::open(&out).unwrap()).expect("reads back");
+    assert_eq!(records.len() as u64, summary.positions);
+    assert!(records.len() > 50, "{summary:?}");
+    for record in &records {
+        // The filters: nobody in check, no mate scores.
+        assert!(!record.position.is_check());
+        assert!(record.result <= 2);
+    }
+    // Both variants were played.
+    assert!(records.iter().any(|r| !r.position.covered().is_empty()));
+    assert!(records.iter().any(|r| r.position.covered().is_empty()));
+    // A second run appends.
+    datagen::run(&Settings { seed: 4, ..settings }, &out, true).expect("appends");
+    let more = read_records(&mut std::fs::File::open(&out).unwrap()).expect("reads back");
+    assert!(more.len() > records.len());
+    let samples: Vec<Sample> = more.iter().map(|r| Sample::from_record(r, 0.5)).collect();
+    let mut network = FloatNetwork::random(2);
+    let before = loss(&network, &samples);
+    let schedule = Schedule {
+        epochs: 5,
+        batch: 64,
+        rate: 0.003,
+        final_rate_share: 0.5,
+        threads: 2,
+        seed: 1,
+    };
+    train(&mut network, &samples, &samples, &schedule, |_| {});
+    assert!(loss(&network, &samples) < before);
+    std::fs::remove_dir_all(&dir).ok();
+}
