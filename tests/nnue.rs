@@ -143,12 +143,12 @@ fn a_tiny_network_trains_end_to_end() {
                 score,
                 result: 1,
             };
-            samples.push(Sample::from_record(&record, 0.0));
+            samples.push(Sample::from_record(&record, 0.0, 190.0));
         }
     }
     let held_out = samples.split_off(samples.len() * 9 / 10);
     let mut network = FloatNetwork::random(9);
-    let before = loss(&network, &held_out);
+    let before = loss(&network, &held_out, 190.0);
     let schedule = Schedule {
         epochs: 15,
         batch: 256,
@@ -156,12 +156,13 @@ fn a_tiny_network_trains_end_to_end() {
         final_rate_share: 0.2,
         threads: 2,
         seed: 1,
+        wdl_scale: 190.0,
     };
     let mut reports = Vec::new();
     train(&mut network, &samples, &held_out, &schedule, |report| {
         reports.push(*report)
     });
-    let after = loss(&network, &held_out);
+    let after = loss(&network, &held_out, 190.0);
     assert_eq!(reports.len(), 15);
     assert!(after < before * 0.7, "held-out loss {before} -> {after}");
     // The quantised network scores like the float one, within the rounding of its weights
@@ -178,7 +179,7 @@ fn a_tiny_network_trains_end_to_end() {
         score: 0,
         result: 1,
     };
-    let float_cp = network.evaluate(&Sample::from_record(&record, 0.0));
+    let float_cp = network.evaluate(&Sample::from_record(&record, 0.0, 190.0));
     let quantised_cp = evaluate_from_scratch(&file, &position) as f32;
     assert!(
         (float_cp - quantised_cp).abs() < 30.0 + float_cp.abs() * 0.05,
@@ -219,9 +220,9 @@ fn veil_datagen_records_train_a_network() {
     datagen::run(&Settings { seed: 4, ..settings }, &out, true).expect("appends");
     let more = read_records(&mut std::fs::File::open(&out).unwrap()).expect("reads back");
     assert!(more.len() > records.len());
-    let samples: Vec<Sample> = more.iter().map(|r| Sample::from_record(r, 0.5)).collect();
+    let samples: Vec<Sample> = more.iter().map(|r| Sample::from_record(r, 0.5, 190.0)).collect();
     let mut network = FloatNetwork::random(2);
-    let before = loss(&network, &samples);
+    let before = loss(&network, &samples, 190.0);
     let schedule = Schedule {
         epochs: 5,
         batch: 64,
@@ -229,8 +230,9 @@ fn veil_datagen_records_train_a_network() {
         final_rate_share: 0.5,
         threads: 2,
         seed: 1,
+        wdl_scale: 190.0,
     };
     train(&mut network, &samples, &samples, &schedule, |_| {});
-    assert!(loss(&network, &samples) < before);
+    assert!(loss(&network, &samples, 190.0) < before);
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -39,6 +39,10 @@ pub struct TrainArgs {
     /// Share of the game's result in each target; the rest is the search score.
     #[arg(long, default_value_t = 0.5)]
     lambda: f32,
+    /// Centipawns per logistic unit of winning chances, for the search scores and the
+    /// predictions alike (`veil tune` fits about 190 for the hand-written evaluation).
+    #[arg(long, default_value_t = 190.0)]
+    wdl_scale: f32,
     /// Share of each file's records, from its end, held out to check the fit.
     #[arg(long, default_value_t = 0.05)]
     held_out: f64,
@@ -52,6 +56,9 @@ pub struct TrainArgs {
 fn run(args: &TrainArgs) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda {} is not between 0 and 1", args.lambda));
+    }
+    if !(args.wdl_scale.is_finite() && args.wdl_scale > 0.0) {
+        return Err(format!("--wdl-scale {} is not a positive number", args.wdl_scale));
     }
     if !(0.0..1.0).contains(&args.held_out) {
         return Err(format!("--held-out {} is not in [0, 1)", args.held_out));
@@ -70,7 +77,7 @@ fn run(args: &TrainArgs) -> Result<(), String> {
         let mut samples = Vec::new();
         let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
         for_each_record(&mut BufReader::new(file), |record| {
-            samples.push(Sample::from_record(&record, args.lambda))
+            samples.push(Sample::from_record(&record, args.lambda, args.wdl_scale))
         })
         .map_err(|e| format!("{}: {e}", path.display()))?;
         let keep = samples.len() - (samples.len() as f64 * args.held_out) as usize;
@@ -93,7 +100,7 @@ fn run(args: &TrainArgs) -> Result<(), String> {
     let generation = args
         .generation
         .unwrap_or_else(|| initial.as_ref().map_or(1, |network| network.generation + 1));
-    println!("held-out loss before: {:.6}", loss(&network, &held_out));
+    println!("held-out loss before: {:.6}", loss(&network, &held_out, args.wdl_scale));
     let schedule = Schedule {
         epochs: args.epochs,
         batch: args.batch,
@@ -103,6 +110,7 @@ fn run(args: &TrainArgs) -> Result<(), String> {
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         seed: args.seed,
+        wdl_scale: args.wdl_scale,
     };
     train(&mut network, &train_set, &held_out, &schedule, |epoch| {
         println!(
@@ -111,10 +119,11 @@ fn run(args: &TrainArgs) -> Result<(), String> {
         );
     });
     let description = format!(
-        "generation {generation}: {} positions, {} epochs, lambda {}",
+        "gen {generation}: {} positions, {} epochs, lambda {}, scale {}",
         train_set.len() + held_out.len(),
         args.epochs,
-        args.lambda
+        args.lambda,
+        args.wdl_scale
     );
     let quantised = network.quantise(generation, &description);
     std::fs::write(&args.out, quantised.to_bytes()).map_err(|e| format!("{}: {e}", args.out.display()))?;

@@ -1,9 +1,11 @@
 //! The network trainer behind `veil train`: the network of [`crate::nnue`] in floating
 //! point, fitted by Adam (Kingma & Ba 2015) on mini-batches split over every core.
 //!
-//! Each position's target is `λ · result + (1 − λ) · σ(score / SCALE)` (the blend
-//! `veil tune --lambda` uses), its prediction `σ(output)`, where the output times SCALE is the
-//! evaluation in centipawns; the loss is the squared error. The first layer is sparse: the
+//! Each position's target is `λ · result + (1 − λ) · σ(score / K)` (the blend `veil tune
+//! --lambda` uses), its prediction `σ(evaluation / K)`, where the evaluation in centipawns is
+//! the output times SCALE and K (the *WDL scale*) is how many centipawns make one logistic
+//! unit of winning chances (`veil tune` fits it for the hand-written evaluation: about 190);
+//! the loss is the squared error. The first layer is sparse: the
 //! forward pass adds the rows of the active features, the backward pass adds the gradient to
 //! those rows only. Each thread keeps its own gradient; they are summed per batch.
 
@@ -34,7 +36,9 @@ fn sigmoid(x: f32) -> f32 {
 }
 
 impl Sample {
-    pub fn from_record(record: &Record, lambda: f32) -> Sample {
+    /// The sample of `record`, with `λ = lambda` and centipawns per logistic unit
+    /// `wdl_scale`.
+    pub fn from_record(record: &Record, lambda: f32, wdl_scale: f32) -> Sample {
         let snapshot = Snapshot::of(&record.position);
         let mover = record.position.side_to_move();
         let mut features = [[0u16; MAX_FEATURES]; 2];
@@ -47,7 +51,7 @@ impl Sample {
             counts[i] = n as u8;
         }
         let result = record.result as f32 / 2.0;
-        let score = sigmoid(record.score as f32 / SCALE as f32);
+        let score = sigmoid(record.score as f32 / wdl_scale);
         Sample {
             features,
             counts,
@@ -194,14 +198,14 @@ const OUTPUT_AT: usize = BIAS_AT + HIDDEN;
 const OUTPUT_BIAS_AT: usize = OUTPUT_AT + 2 * HIDDEN;
 
 /// Adds the gradient of one batch slice's squared error to `gradient`.
-fn accumulate(network: &FloatNetwork, samples: &[&Sample], gradient: &mut Gradient) {
+fn accumulate(network: &FloatNetwork, samples: &[&Sample], slope: f32, gradient: &mut Gradient) {
     let mut acc = [[0.0f32; HIDDEN]; 2];
     for sample in samples {
         let out = network.forward(sample, &mut acc);
-        let prediction = sigmoid(out);
+        let prediction = sigmoid(out * slope);
         let error = prediction - sample.target;
         gradient.loss += (error * error) as f64;
-        let g = 2.0 * error * prediction * (1.0 - prediction);
+        let g = 2.0 * error * prediction * (1.0 - prediction) * slope;
         gradient.values[OUTPUT_BIAS_AT] += g;
         for (side, acc) in acc.iter().enumerate() {
             let weights = &network.output_weights[side * HIDDEN..][..HIDDEN];
@@ -232,13 +236,20 @@ fn accumulate(network: &FloatNetwork, samples: &[&Sample], gradient: &mut Gradie
     }
 }
 
-/// Mean squared error of `network` over `samples`.
-pub fn loss(network: &FloatNetwork, samples: &[Sample]) -> f64 {
+/// The output's slope in the logistic: output units per logistic unit.
+fn slope(wdl_scale: f32) -> f32 {
+    SCALE as f32 / wdl_scale
+}
+
+/// Mean squared error of `network` over `samples`, with `wdl_scale` centipawns per logistic
+/// unit.
+pub fn loss(network: &FloatNetwork, samples: &[Sample], wdl_scale: f32) -> f64 {
     let mut acc = [[0.0f32; HIDDEN]; 2];
+    let slope = slope(wdl_scale);
     let total: f64 = samples
         .iter()
         .map(|sample| {
-            let error = sigmoid(network.forward(sample, &mut acc)) - sample.target;
+            let error = sigmoid(network.forward(sample, &mut acc) * slope) - sample.target;
             (error * error) as f64
         })
         .sum();
@@ -255,6 +266,8 @@ pub struct Schedule {
     pub final_rate_share: f32,
     pub threads: usize,
     pub seed: u64,
+    /// Centipawns per logistic unit (the samples' targets must use the same).
+    pub wdl_scale: f32,
 }
 
 /// One epoch's figures.
@@ -320,6 +333,7 @@ pub fn train(
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(schedule.seed);
     let batch = schedule.batch.max(1);
+    let slope = slope(schedule.wdl_scale);
     for epoch in 1..=schedule.epochs {
         let started = Instant::now();
         let progress = (epoch - 1) as f32 / schedule.epochs.max(1) as f32;
@@ -335,7 +349,7 @@ pub fn train(
                     let network = &*network;
                     scope.spawn(move || {
                         gradient.clear();
-                        accumulate(network, part, gradient);
+                        accumulate(network, part, slope, gradient);
                     });
                 }
             });
@@ -353,7 +367,7 @@ pub fn train(
         report(&EpochReport {
             epoch,
             train_loss: epoch_loss / train.len().max(1) as f64,
-            held_out_loss: loss(network, held_out),
+            held_out_loss: loss(network, held_out, schedule.wdl_scale),
             seconds: started.elapsed().as_secs_f64(),
         });
     }
