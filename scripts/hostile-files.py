@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Checks that option values naming hostile files leave the engine answering (protocol.md,
-"File options"): for each path, `setoption name LevelsFile value <path>` then `isready`.
+"File options"): for each path, `setoption name OPTION value <path>` then `isready`.
 
-Usage: scripts/hostile-files.py [path/to/veil] [--repeats N]
-       (default binary target/release/veil, default 5 repetitions per path)
+Usage: scripts/hostile-files.py [path/to/veil] [--repeats N] [--option LevelsFile|EvalFile]
+       (default binary target/release/veil, default 5 repetitions per path, LevelsFile)
 
 Paths: /dev/zero, /dev/urandom, a FIFO nobody writes to, a directory, a 1 GiB sparse file,
 /etc/passwd, a file of random bytes, a link to /dev/zero, a file one byte over the bound.
@@ -124,7 +124,7 @@ def make_files(directory):
     ]
 
 
-def check(binary, label, path, secret, repeats):
+def check(binary, option, label, path, secret, repeats):
     engine = Engine(binary)
     try:
         engine.send("setoption name UCI_Variant value covered")
@@ -136,7 +136,7 @@ def check(binary, label, path, secret, repeats):
         rss_before = engine.rss_kib()
         latencies, errors, others = [], [], []
         for _ in range(repeats):
-            engine.send(f"setoption name LevelsFile value {path}")
+            engine.send(f"setoption name {option} value {path}")
             sent = engine.send("isready")
             lines, at = engine.until(lambda l: l == "readyok")
             latencies.append((at - sent) * 1000.0)
@@ -171,10 +171,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("binary", nargs="?", default="target/release/veil")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--option", default="LevelsFile", help="the file option to send the paths to")
     args = parser.parse_args()
     directory = tempfile.mkdtemp(prefix="veil-hostile-")
     try:
-        results = [check(args.binary, label, path, secret, args.repeats) for label, path, secret in make_files(directory)]
+        results = [check(args.binary, args.option, label, path, secret, args.repeats) for label, path, secret in make_files(directory)]
     finally:
         shutil.rmtree(directory, ignore_errors=True)
     failed = results.count(False)
