@@ -4,7 +4,7 @@
 //! robin through the match arbiter; [`fit`] then rates every player at once by maximum
 //! likelihood, pinned to an anchor, and [`chart`] draws the ratings with their error bars as
 //! an SVG picture. [`profile`] measures how each level errs: its games are judged move by
-//! move by a stronger engine, and its centipawn loss, blunders and howlers are
+//! move by a stronger engine ([`judge`]), and its centipawn loss, blunders and howlers are
 //! set beside human players' of its rating.
 //!
 //! ```
@@ -35,5 +35,6 @@ pub mod calibrate;
 pub mod chart;
 pub mod cli;
 pub mod fit;
+pub mod judge;
 pub mod profile;
 pub mod tune;

@@ -5,7 +5,9 @@
 //! mate counts as the cap). The move's centipawn loss is what it gave away; its drop in
 //! winning chances, on lichess's win% scale, sorts it into inaccuracy, mistake or blunder
 //! with lichess's thresholds, and a drop of [`HOWLER_DROP`] points from a position that was
-//! not lost is a *howler*: the kind of move no human of any rating plays on purpose.
+//! not lost is a *howler*: the kind of move no human of any rating plays on purpose. (With
+//! the cap, a lost position is worth 2.5%, so a howler starts from at least 52.5%: it turns
+//! a position the mover was not worse in into a lost one.)
 //!
 //! In covered chess a move that reveals has as many "after" positions as its pool has roles.
 //! The move is judged by its expectation: the pool-weighted mean of the capped scores (for
