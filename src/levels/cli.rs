@@ -371,10 +371,25 @@ fn run_profile(args: &LevelsArgs, command: &str, table: &LevelTable) -> Result<(
         let (_, records) = runner::run_records(&config).map_err(|e| e.to_string())?;
         let played = started.elapsed();
         let mut profile = LevelProfile::new(level, elos[usize::from(level) - 1]);
-        for record in &records {
+        for (number, record) in records.iter().enumerate() {
+            let judging = Instant::now();
             match judge::judge_game(&mut judge, record, |_| true) {
                 Ok(moves) => {
                     let moves: Vec<_> = moves.into_iter().map(|(_, judged)| judged).collect();
+                    if !args.quiet {
+                        let mut game = LevelProfile::new(level, None);
+                        game.add_game(&moves, 2);
+                        println!(
+                            "L{level}: judged game {}/{}: {} moves, ACPL {:.1}, blunders {}, howlers {} ({:.0} s)",
+                            number + 1,
+                            records.len(),
+                            moves.len(),
+                            game.all.acpl().unwrap_or(0.0),
+                            game.all.blunders,
+                            game.all.howlers,
+                            judging.elapsed().as_secs_f64()
+                        );
+                    }
                     profile.add_game(&moves, 2);
                 }
                 Err(error) => {
