@@ -16,6 +16,7 @@ fn a_one_game_profile_judges_every_move() {
     std::fs::create_dir_all(&dir).unwrap();
     let json = dir.join("profile.json");
     let pgn = dir.join("games.pgn");
+    let moves = dir.join("moves.jsonl");
     let out = veil(&[
         "levels",
         "--profile",
@@ -38,6 +39,8 @@ fn a_one_game_profile_judges_every_move() {
         json.to_str().unwrap(),
         "--pgn",
         pgn.to_str().unwrap(),
+        "--profile-moves",
+        moves.to_str().unwrap(),
     ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
@@ -62,6 +65,18 @@ fn a_one_game_profile_judges_every_move() {
         .map(|k| level[k].as_u64().unwrap())
         .sum();
     assert_eq!(split, plies);
+    // The move log has a line per judged move, in order, with its class.
+    let log = std::fs::read_to_string(&moves).unwrap();
+    let lines: Vec<serde_json::Value> = log.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len() as u64, plies);
+    assert_eq!(lines[0]["ply"], 1);
+    assert!(
+        lines[0]["move"].as_str().unwrap().contains('='),
+        "the first move reveals"
+    );
+    assert!(lines
+        .iter()
+        .all(|l| l["class"].is_string() && l["loss"].as_f64().unwrap() >= 0.0));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

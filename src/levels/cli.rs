@@ -9,11 +9,13 @@ use crate::arbiter::cli::{engine_spec, read_openings};
 use crate::arbiter::clock::TimeControl;
 use crate::arbiter::engine::EngineSpec;
 use crate::arbiter::game::GameSettings;
-use crate::arbiter::record::Variant;
+use crate::arbiter::record::{EngineScore, GameRecord, Variant};
 use crate::arbiter::runner::{self, MatchConfig};
 use crate::arbiter::schedule::Pairing;
 use crate::search::level::LevelTable;
 use clap::Args;
+use std::fs::File;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -101,6 +103,10 @@ pub struct LevelsArgs {
     /// judge in plain chess, 400,000 otherwise).
     #[arg(long)]
     judge_nodes: Option<u64>,
+    /// With --profile: write every judged move as a JSON line (position, move, the player's
+    /// own score, the judge's scores before and after, loss, class, howler).
+    #[arg(long)]
+    profile_moves: Option<PathBuf>,
 }
 
 impl LevelsArgs {
@@ -346,6 +352,12 @@ fn run_profile(args: &LevelsArgs, command: &str, table: &LevelTable) -> Result<(
         },
         judge_spec.command
     );
+    let mut moves_log = match &args.profile_moves {
+        Some(path) => Some(BufWriter::new(
+            File::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        )),
+        None => None,
+    };
     let mut profiles = Vec::new();
     for &level in &args.profile_levels {
         let started = Instant::now();
@@ -374,8 +386,11 @@ fn run_profile(args: &LevelsArgs, command: &str, table: &LevelTable) -> Result<(
         for (number, record) in records.iter().enumerate() {
             let judging = Instant::now();
             match judge::judge_game(&mut judge, record, |_| true) {
-                Ok(moves) => {
-                    let moves: Vec<_> = moves.into_iter().map(|(_, judged)| judged).collect();
+                Ok(judged) => {
+                    if let Some(log) = moves_log.as_mut() {
+                        write_moves(log, level, record, &judged).map_err(|e| format!("--profile-moves: {e}"))?;
+                    }
+                    let moves: Vec<_> = judged.iter().map(|j| j.loss).collect();
                     if !args.quiet {
                         let mut game = LevelProfile::new(level, None);
                         game.add_game(&moves, 2);
@@ -434,6 +449,44 @@ fn run_profile(args: &LevelsArgs, command: &str, table: &LevelTable) -> Result<(
         std::fs::write(path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(())
+}
+
+/// Writes one JSON line per judged move of `record`: where it was played, what it was, the
+/// judge's scores and its class, so single errors can be looked up.
+fn write_moves(
+    log: &mut impl Write,
+    level: u8,
+    record: &GameRecord,
+    judged: &[judge::JudgedMove],
+) -> std::io::Result<()> {
+    let mut position = record.start.clone();
+    let mut next = judged.iter().peekable();
+    for (ply, played) in record.moves.iter().enumerate() {
+        if let Some(j) = next.next_if(|j| j.ply == ply) {
+            let line = serde_json::json!({
+                "level": level,
+                "pair": record.pair + 1,
+                "game": record.game_in_pair + 1,
+                "ply": ply + 1,
+                "fen": position.to_fen(),
+                "move": position.move_text(played.m, played.reveal),
+                "player_score": played.score.map(|s| match s {
+                    EngineScore::Centipawns(cp) => format!("{cp}"),
+                    EngineScore::Mate(n) => format!("mate {n}"),
+                }),
+                "before": j.loss.before,
+                "after": j.loss.after,
+                "loss": j.loss.loss(),
+                "win_before": j.loss.win_before,
+                "win_after": j.loss.win_after,
+                "class": j.loss.judgement(),
+                "howler": j.loss.is_howler(),
+            });
+            writeln!(log, "{line}")?;
+        }
+        position.play_mut(played.m, played.reveal);
+    }
+    log.flush()
 }
 
 /// How long the judge may take over one position.

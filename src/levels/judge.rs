@@ -113,13 +113,21 @@ fn rules_score(game: &Game) -> Option<i32> {
     }
 }
 
-/// Judges the moves of `record` made by the sides `judged` names: one [`MoveLoss`] per such
-/// move, in order, with the side that made it.
+/// One judged move of a game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JudgedMove {
+    /// Index of the move in the game's moves, from 0.
+    pub ply: usize,
+    pub mover: Color,
+    pub loss: MoveLoss,
+}
+
+/// Judges the moves of `record` made by the sides `judged` names, in order.
 pub fn judge_game(
     judge: &mut Judge,
     record: &GameRecord,
     judged: impl Fn(Color) -> bool,
-) -> Result<Vec<(Color, MoveLoss)>, JudgeError> {
+) -> Result<Vec<JudgedMove>, JudgeError> {
     judge.new_game()?;
     let mut game = Game::new(record.start.clone());
     let mut command = format!("position fen {}", record.start.to_fen());
@@ -177,7 +185,11 @@ pub fn judge_game(
             if let (Some(before), Some(after)) = (scores[ply], scores[ply + 1]) {
                 let mut outcomes = others[ply].clone();
                 outcomes.push((actual_probability[ply], -after));
-                judged_moves.push((mover, MoveLoss::new(before, &outcomes)));
+                judged_moves.push(JudgedMove {
+                    ply,
+                    mover,
+                    loss: MoveLoss::new(before, &outcomes),
+                });
             }
         }
         position.play_mut(played.m, played.reveal);
