@@ -369,7 +369,7 @@ fn run_profile(args: &LevelsArgs, command: &str, table: &LevelTable) -> Result<(
                 .push(("Seed".to_string(), (seed & 0x7fff_ffff).to_string()));
             spec
         };
-        let players: Vec<Player> = [2 * args.seed, 2 * args.seed + 1]
+        let players: Vec<Player> = [args.seed.wrapping_mul(2), args.seed.wrapping_mul(2).wrapping_add(1)]
             .iter()
             .map(|&seed| Player {
                 spec: seat(seed),
