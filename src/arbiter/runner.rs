@@ -82,6 +82,16 @@ pub fn run(config: &MatchConfig) -> std::io::Result<Report> {
 
 /// Plays the match and returns its report and the results of its games, in game order.
 pub fn run_games(config: &MatchConfig) -> std::io::Result<(Report, Vec<GameRow>)> {
+    play_all(config).map(|(report, rows, _)| (report, rows))
+}
+
+/// Plays the match and returns its report and the records of its games (moves, reveals and
+/// what the engines said), in game order: for tools that look at the games themselves.
+pub fn run_records(config: &MatchConfig) -> std::io::Result<(Report, Vec<GameRecord>)> {
+    play_all(config).map(|(report, _, records)| (report, records))
+}
+
+fn play_all(config: &MatchConfig) -> std::io::Result<(Report, Vec<GameRow>, Vec<GameRecord>)> {
     let meta = config.meta();
     let jobs = schedule::pair_jobs(
         config.engines.len(),
@@ -108,6 +118,7 @@ pub fn run_games(config: &MatchConfig) -> std::io::Result<(Report, Vec<GameRow>)
     let stop = AtomicBool::new(false);
     let (sender, receiver) = channel::unbounded::<Finished>();
     let mut rows = Vec::new();
+    let mut records = Vec::new();
     let mut progress = Progress::new(total_games);
     let mut pending: BTreeMap<(u64, u8), Finished> = BTreeMap::new();
     thread::scope(|scope| -> std::io::Result<()> {
@@ -127,6 +138,7 @@ pub fn run_games(config: &MatchConfig) -> std::io::Result<(Report, Vec<GameRow>)
         drop(sender);
         for finished in receiver.iter() {
             rows.push(finished.row.clone());
+            records.push(finished.record.clone());
             if config.verbose {
                 progress.line(&describe(&finished.record));
             }
@@ -151,7 +163,8 @@ pub fn run_games(config: &MatchConfig) -> std::io::Result<(Report, Vec<GameRow>)
         writer.flush()?;
     }
     rows.sort_by_key(|r| (r.pair, r.game));
-    Ok((report::build(&meta, &rows), rows))
+    records.sort_by_key(|r| (r.pair, r.game_in_pair));
+    Ok((report::build(&meta, &rows), rows, records))
 }
 
 /// Writes the finished games that come next in game order (by pair, then game); with

@@ -1,19 +1,24 @@
 //! `veil levels`: calibrate the five strength levels (optionally against anchor engines),
-//! or tune them to target Elos and verify the result.
+//! tune them to target Elos and verify the result, or profile how each level errs.
 
 use super::calibrate::{self, Player};
+use super::judge::{self, Judge};
+use super::profile::{self, LevelProfile};
 use super::tune;
 use crate::arbiter::cli::{engine_spec, read_openings};
 use crate::arbiter::clock::TimeControl;
+use crate::arbiter::engine::EngineSpec;
 use crate::arbiter::game::GameSettings;
-use crate::arbiter::record::Variant;
-use crate::arbiter::runner::MatchConfig;
+use crate::arbiter::record::{EngineScore, GameRecord, Variant};
+use crate::arbiter::runner::{self, MatchConfig};
 use crate::arbiter::schedule::Pairing;
 use crate::search::level::LevelTable;
 use clap::Args;
-use std::path::PathBuf;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// `veil levels`.
 #[derive(Args, Debug)]
@@ -77,6 +82,31 @@ pub struct LevelsArgs {
     /// No line per finished game.
     #[arg(long)]
     quiet: bool,
+    /// Profile how each level errs instead of calibrating: each level plays itself (--games
+    /// games), a stronger judge scores every move, and a table of centipawn loss,
+    /// inaccuracies, mistakes, blunders and howlers per game is printed beside lichess
+    /// blitz players'.
+    #[arg(long)]
+    profile: bool,
+    /// With --profile: the levels to profile, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1,2,3,4,5")]
+    profile_levels: Vec<u8>,
+    /// With --profile: the Elos of levels 1..5 the human figures are taken at (default: the
+    /// levels table's Elos).
+    #[arg(long, value_delimiter = ',')]
+    profile_elos: Option<Vec<f64>>,
+    /// With --profile: the judge engine (default: /usr/games/stockfish in plain chess, this
+    /// program at full strength in covered chess).
+    #[arg(long)]
+    judge_cmd: Option<String>,
+    /// With --profile: the judge's nodes per position (default: 200,000 for a Stockfish
+    /// judge in plain chess, 400,000 otherwise).
+    #[arg(long)]
+    judge_nodes: Option<u64>,
+    /// With --profile: write every judged move as a JSON line (position, move, the player's
+    /// own score, the judge's scores before and after, loss, class, howler).
+    #[arg(long)]
+    profile_moves: Option<PathBuf>,
 }
 
 impl LevelsArgs {
@@ -187,14 +217,22 @@ fn load_table(path: &Option<PathBuf>) -> Result<LevelTable, String> {
     }
 }
 
+fn this_program() -> Result<String, String> {
+    Ok(std::env::current_exe()
+        .map_err(|e| format!("cannot find this program: {e}"))?
+        .display()
+        .to_string())
+}
+
 fn run(args: &LevelsArgs) -> Result<(), String> {
     let command = match &args.engine_cmd {
         Some(command) => command.clone(),
-        None => std::env::current_exe()
-            .map_err(|e| format!("cannot find this program: {e}"))?
-            .display()
-            .to_string(),
+        None => this_program()?,
     };
+    if args.profile {
+        let table = load_table(&args.levels_file)?;
+        return run_profile(args, &command, &table);
+    }
     let anchors = anchors(&args.anchor_groups)?;
     let mut table = load_table(&args.levels_file)?;
     let mut levels_file = args.levels_file.clone();
@@ -255,6 +293,207 @@ fn run(args: &LevelsArgs) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// The per-level file of `path`: `games.pgn` becomes `games-L3.pgn`.
+fn level_path(path: &Path, level: u8) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = match path.extension() {
+        Some(extension) => format!("{stem}-L{level}.{}", extension.to_string_lossy()),
+        None => format!("{stem}-L{level}"),
+    };
+    path.with_file_name(name)
+}
+
+/// The judge of a profile: its engine spec and nodes per position.
+fn judge_spec(args: &LevelsArgs) -> Result<(EngineSpec, u64), String> {
+    let covered = matches!(args.variant, crate::arbiter::cli::VariantArg::Covered);
+    let command = match (&args.judge_cmd, covered) {
+        (Some(command), _) => command.clone(),
+        (None, false) => "/usr/games/stockfish".to_string(),
+        (None, true) => this_program()?,
+    };
+    let stockfish = !covered && command.contains("stockfish");
+    let nodes = args.judge_nodes.unwrap_or(if stockfish { 200_000 } else { 400_000 });
+    let options = if covered {
+        vec![("UCI_Variant".to_string(), "covered".to_string())]
+    } else {
+        Vec::new()
+    };
+    let spec = EngineSpec {
+        name: "judge".to_string(),
+        command,
+        args: Vec::new(),
+        options,
+    };
+    Ok((spec, nodes))
+}
+
+/// `veil levels --profile`: each level plays itself through the arbiter, the judge scores
+/// every move, and the figures are printed per level as they come, then as a table.
+fn run_profile(args: &LevelsArgs, command: &str, table: &LevelTable) -> Result<(), String> {
+    let elos: Vec<Option<f64>> = match &args.profile_elos {
+        Some(elos) if elos.len() == 5 => elos.iter().map(|&e| Some(e)).collect(),
+        Some(_) => return Err("--profile-elos: give five Elos, levels 1 to 5".to_string()),
+        None => table.levels.iter().map(|l| l.elo).collect(),
+    };
+    if let Some(bad) = args.profile_levels.iter().find(|l| !(1..=5).contains(*l)) {
+        return Err(format!("--profile-levels: no level {bad} (levels are 1 to 5)"));
+    }
+    let (judge_spec, judge_nodes) = judge_spec(args)?;
+    let mut judge =
+        Judge::start(&judge_spec, judge_nodes, JUDGE_TIMEOUT).map_err(|e| format!("{e} ({})", judge_spec.command))?;
+    println!(
+        "Profile: {} games a level at {} ({}), judge {} at {judge_nodes} nodes a position",
+        args.games.max(1),
+        args.tc,
+        match args.variant {
+            crate::arbiter::cli::VariantArg::Covered => "covered",
+            crate::arbiter::cli::VariantArg::Chess => "chess",
+        },
+        judge_spec.command
+    );
+    let mut moves_log = match &args.profile_moves {
+        Some(path) => Some(BufWriter::new(
+            File::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        )),
+        None => None,
+    };
+    let mut profiles = Vec::new();
+    for &level in &args.profile_levels {
+        let started = Instant::now();
+        // The level against itself; the two seats draw their choices from different seeds, so
+        // the colour-swapped games of a pair differ.
+        let seat = |seed: u64| {
+            let mut spec = tune::level_spec(command, level, args.levels_file.as_deref());
+            spec.options
+                .push(("Seed".to_string(), (seed & 0x7fff_ffff).to_string()));
+            spec
+        };
+        let players: Vec<Player> = [args.seed.wrapping_mul(2), args.seed.wrapping_mul(2).wrapping_add(1)]
+            .iter()
+            .map(|&seed| Player {
+                spec: seat(seed),
+                level: Some(level),
+                nominal: None,
+            })
+            .collect();
+        let mut config = config(args, &players)?;
+        config.pgn = args.pgn.as_deref().map(|path| level_path(path, level));
+        config.event = "veil levels --profile".to_string();
+        let (_, records) = runner::run_records(&config).map_err(|e| e.to_string())?;
+        let played = started.elapsed();
+        let mut profile = LevelProfile::new(level, elos[usize::from(level) - 1]);
+        for (number, record) in records.iter().enumerate() {
+            let judging = Instant::now();
+            match judge::judge_game(&mut judge, record, |_| true) {
+                Ok(judged) => {
+                    if let Some(log) = moves_log.as_mut() {
+                        write_moves(log, level, record, &judged).map_err(|e| format!("--profile-moves: {e}"))?;
+                    }
+                    let moves: Vec<_> = judged.iter().map(|j| j.loss).collect();
+                    if !args.quiet {
+                        let mut game = LevelProfile::new(level, None);
+                        game.add_game(&moves, 2);
+                        println!(
+                            "L{level}: judged game {}/{}: {} moves, ACPL {:.1}, blunders {}, howlers {} ({:.0} s)",
+                            number + 1,
+                            records.len(),
+                            moves.len(),
+                            game.all.acpl().unwrap_or(0.0),
+                            game.all.blunders,
+                            game.all.howlers,
+                            judging.elapsed().as_secs_f64()
+                        );
+                    }
+                    profile.add_game(&moves, 2);
+                }
+                Err(error) => {
+                    eprintln!("L{level}: a game was left out: {error}");
+                    profile.skipped_games += 1;
+                }
+            }
+        }
+        let s = profile.summary();
+        println!(
+            "L{level}: {} games ({} played in {:.0} s, judged in {:.0} s), {} moves, ACPL {}, blunders/game {}, howlers {}",
+            s.games,
+            records.len(),
+            played.as_secs_f64(),
+            (started.elapsed() - played).as_secs_f64(),
+            s.moves,
+            s.acpl.map_or("-".to_string(), |a| format!("{a:.1}")),
+            s.blunders_per_game.map_or("-".to_string(), |b| format!("{b:.2}")),
+            s.howlers
+        );
+        profiles.push(profile);
+    }
+    println!();
+    print!("{}", profile::render(&profiles));
+    if let Some(path) = &args.json {
+        let summaries: Vec<_> = profiles.iter().map(|p| p.summary()).collect();
+        let report = serde_json::json!({
+            "variant": match args.variant {
+                crate::arbiter::cli::VariantArg::Covered => "covered",
+                crate::arbiter::cli::VariantArg::Chess => "chess",
+            },
+            "time_control": args.tc,
+            "games_per_level": args.games.max(1),
+            "seed": args.seed,
+            "judge": judge_spec.command,
+            "judge_nodes": judge_nodes,
+            "levels": summaries,
+            "tallies": profiles,
+            "human": profile::HUMAN,
+        });
+        let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+        std::fs::write(path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Writes one JSON line per judged move of `record`: where it was played, what it was, the
+/// judge's scores and its class, so single errors can be looked up.
+fn write_moves(
+    log: &mut impl Write,
+    level: u8,
+    record: &GameRecord,
+    judged: &[judge::JudgedMove],
+) -> std::io::Result<()> {
+    let mut position = record.start.clone();
+    let mut next = judged.iter().peekable();
+    for (ply, played) in record.moves.iter().enumerate() {
+        if let Some(j) = next.next_if(|j| j.ply == ply) {
+            let line = serde_json::json!({
+                "level": level,
+                "pair": record.pair + 1,
+                "game": record.game_in_pair + 1,
+                "ply": ply + 1,
+                "fen": position.to_fen(),
+                "move": position.move_text(played.m, played.reveal),
+                "player_score": played.score.map(|s| match s {
+                    EngineScore::Centipawns(cp) => format!("{cp}"),
+                    EngineScore::Mate(n) => format!("mate {n}"),
+                }),
+                "before": j.loss.before,
+                "after": j.loss.after,
+                "loss": j.loss.loss(),
+                "win_before": j.loss.win_before,
+                "win_after": j.loss.win_after,
+                "class": j.loss.judgement(),
+                "howler": j.loss.is_howler(),
+            });
+            writeln!(log, "{line}")?;
+        }
+        position.play_mut(played.m, played.reveal);
+    }
+    log.flush()
+}
+
+/// How long the judge may take over one position.
+const JUDGE_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// Runs `veil levels`.
 pub fn run_levels(args: &LevelsArgs) -> ExitCode {

@@ -3,7 +3,9 @@
 //! The levels (and any anchor engines, such as one playing at a fixed `UCI_Elo`) play a round
 //! robin through the match arbiter; [`fit`] then rates every player at once by maximum
 //! likelihood, pinned to an anchor, and [`chart`] draws the ratings with their error bars as
-//! an SVG picture.
+//! an SVG picture. [`profile`] measures how each level errs: its games are judged move by
+//! move by a stronger engine ([`judge`]), and its centipawn loss, blunders and howlers are
+//! set beside human players' of its rating.
 //!
 //! ```
 //! use veil::levels::chart::{svg, ChartPoint};
@@ -33,4 +35,6 @@ pub mod calibrate;
 pub mod chart;
 pub mod cli;
 pub mod fit;
+pub mod judge;
+pub mod profile;
 pub mod tune;

@@ -1,0 +1,101 @@
+//! `veil levels --profile` end to end: one covered game of Level 1 against itself, judged by
+//! the engine at full strength at a tiny node count, gives a table and a JSON report.
+
+use std::process::Command;
+
+fn veil(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_veil"))
+        .args(args)
+        .output()
+        .expect("veil runs")
+}
+
+#[test]
+fn a_one_game_profile_judges_every_move() {
+    let dir = std::env::temp_dir().join(format!("veil-profile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("profile.json");
+    let pgn = dir.join("games.pgn");
+    let moves = dir.join("moves.jsonl");
+    let out = veil(&[
+        "levels",
+        "--profile",
+        "--variant",
+        "covered",
+        "--profile-levels",
+        "1",
+        "--games",
+        "1",
+        "--tc",
+        "nodes=300",
+        "--judge-nodes",
+        "500",
+        "--profile-elos",
+        "1000,1200,1400,1600,1800",
+        "--concurrency",
+        "1",
+        "--quiet",
+        "--json",
+        json.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--profile-moves",
+        moves.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("| Level 1 | 1000 | 1 |"), "{stdout}");
+    assert!(stdout.contains("| lichess blitz 1000 |"), "{stdout}");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let level = &report["levels"][0];
+    assert_eq!(level["level"], 1);
+    assert_eq!(level["games"], 1);
+    assert_eq!(level["player_games"], 2);
+    // Every move of the game is judged (both sides are Level 1).
+    let games = std::fs::read_to_string(dir.join("games-L1.pgn")).unwrap();
+    let plies: u64 = games
+        .lines()
+        .find_map(|l| l.strip_prefix("[PlyCount \"")?.strip_suffix("\"]")?.parse().ok())
+        .expect("a PlyCount tag");
+    assert_eq!(level["moves"], plies);
+    let acpl = level["acpl"].as_f64().unwrap();
+    assert!((0.0..=2000.0).contains(&acpl));
+    let split: u64 = ["moves_behind", "moves_equal", "moves_ahead"]
+        .iter()
+        .map(|k| level[k].as_u64().unwrap())
+        .sum();
+    assert_eq!(split, plies);
+    // The move log has a line per judged move, in order, with its class.
+    let log = std::fs::read_to_string(&moves).unwrap();
+    let lines: Vec<serde_json::Value> = log.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len() as u64, plies);
+    assert_eq!(lines[0]["ply"], 1);
+    assert!(
+        lines[0]["move"].as_str().unwrap().contains('='),
+        "the first move reveals"
+    );
+    assert!(lines
+        .iter()
+        .all(|l| l["class"].is_string() && l["loss"].as_f64().unwrap() >= 0.0));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_profile_settings_are_refused() {
+    let out = veil(&["levels", "--profile", "--profile-levels", "7"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no level 7"));
+    let out = veil(&["levels", "--profile", "--profile-elos", "800,900"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("five Elos"));
+    let out = veil(&[
+        "levels",
+        "--profile",
+        "--variant",
+        "chess",
+        "--judge-cmd",
+        "/nonexistent/judge",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot start"));
+}
