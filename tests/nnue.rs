@@ -148,7 +148,7 @@ fn a_tiny_network_trains_end_to_end() {
     }
     let held_out = samples.split_off(samples.len() * 9 / 10);
     let mut network = FloatNetwork::random(9);
-    let before = loss(&network, &held_out, 190.0);
+    let before = loss(&network, &held_out);
     let schedule = Schedule {
         epochs: 15,
         batch: 256,
@@ -156,13 +156,12 @@ fn a_tiny_network_trains_end_to_end() {
         final_rate_share: 0.2,
         threads: 2,
         seed: 1,
-        wdl_scale: 190.0,
     };
     let mut reports = Vec::new();
     train(&mut network, &samples, &held_out, &schedule, |report| {
         reports.push(*report)
     });
-    let after = loss(&network, &held_out, 190.0);
+    let after = loss(&network, &held_out);
     assert_eq!(reports.len(), 15);
     assert!(after < before * 0.7, "held-out loss {before} -> {after}");
     // The quantised network scores like the float one, within the rounding of its weights
@@ -222,7 +221,7 @@ fn veil_datagen_records_train_a_network() {
     assert!(more.len() > records.len());
     let samples: Vec<Sample> = more.iter().map(|r| Sample::from_record(r, 0.5, 190.0)).collect();
     let mut network = FloatNetwork::random(2);
-    let before = loss(&network, &samples, 190.0);
+    let before = loss(&network, &samples);
     let schedule = Schedule {
         epochs: 5,
         batch: 64,
@@ -230,9 +229,8 @@ fn veil_datagen_records_train_a_network() {
         final_rate_share: 0.5,
         threads: 2,
         seed: 1,
-        wdl_scale: 190.0,
     };
     train(&mut network, &samples, &samples, &schedule, |_| {});
-    assert!(loss(&network, &samples, 190.0) < before);
+    assert!(loss(&network, &samples) < before);
     std::fs::remove_dir_all(&dir).ok();
 }

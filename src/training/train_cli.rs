@@ -3,6 +3,7 @@
 use super::format::for_each_record;
 use super::trainer::{loss, train, FloatNetwork, Sample, Schedule};
 use crate::nnue::Network;
+use crate::rules::Color;
 use clap::Args;
 use std::fs::File;
 use std::io::BufReader;
@@ -39,10 +40,14 @@ pub struct TrainArgs {
     /// Share of the game's result in each target; the rest is the search score.
     #[arg(long, default_value_t = 0.5)]
     lambda: f32,
-    /// Centipawns per logistic unit of winning chances, for the search scores and the
-    /// predictions alike (`veil tune` fits about 190 for the hand-written evaluation).
+    /// Centipawns per logistic unit of winning chances in plain-chess positions, for the
+    /// search scores and the predictions alike (`veil tune` fits about 190 for the
+    /// hand-written evaluation).
     #[arg(long, default_value_t = 190.0)]
     wdl_scale: f32,
+    /// The same for covered-chess positions (a covered piece on the board or a pool left).
+    #[arg(long, default_value_t = 400.0)]
+    covered_wdl_scale: f32,
     /// Share of each file's records, from its end, held out to check the fit.
     #[arg(long, default_value_t = 0.05)]
     held_out: f64,
@@ -57,8 +62,10 @@ fn run(args: &TrainArgs) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda {} is not between 0 and 1", args.lambda));
     }
-    if !(args.wdl_scale.is_finite() && args.wdl_scale > 0.0) {
-        return Err(format!("--wdl-scale {} is not a positive number", args.wdl_scale));
+    for scale in [args.wdl_scale, args.covered_wdl_scale] {
+        if !(scale.is_finite() && scale > 0.0) {
+            return Err(format!("a WDL scale of {scale} is not a positive number"));
+        }
     }
     if !(0.0..1.0).contains(&args.held_out) {
         return Err(format!("--held-out {} is not in [0, 1)", args.held_out));
@@ -77,7 +84,15 @@ fn run(args: &TrainArgs) -> Result<(), String> {
         let mut samples = Vec::new();
         let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
         for_each_record(&mut BufReader::new(file), |record| {
-            samples.push(Sample::from_record(&record, args.lambda, args.wdl_scale))
+            let covered = !record.position.covered().is_empty()
+                || !record.position.pool(Color::White).is_empty()
+                || !record.position.pool(Color::Black).is_empty();
+            let scale = if covered {
+                args.covered_wdl_scale
+            } else {
+                args.wdl_scale
+            };
+            samples.push(Sample::from_record(&record, args.lambda, scale))
         })
         .map_err(|e| format!("{}: {e}", path.display()))?;
         let keep = samples.len() - (samples.len() as f64 * args.held_out) as usize;
@@ -100,7 +115,7 @@ fn run(args: &TrainArgs) -> Result<(), String> {
     let generation = args
         .generation
         .unwrap_or_else(|| initial.as_ref().map_or(1, |network| network.generation + 1));
-    println!("held-out loss before: {:.6}", loss(&network, &held_out, args.wdl_scale));
+    println!("held-out loss before: {:.6}", loss(&network, &held_out));
     let schedule = Schedule {
         epochs: args.epochs,
         batch: args.batch,
@@ -110,7 +125,6 @@ fn run(args: &TrainArgs) -> Result<(), String> {
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         seed: args.seed,
-        wdl_scale: args.wdl_scale,
     };
     train(&mut network, &train_set, &held_out, &schedule, |epoch| {
         println!(
@@ -119,11 +133,12 @@ fn run(args: &TrainArgs) -> Result<(), String> {
         );
     });
     let description = format!(
-        "gen {generation}: {} positions, {} epochs, lambda {}, scale {}",
+        "gen {generation}: {} positions, {} epochs, lambda {}, K {}/{}",
         train_set.len() + held_out.len(),
         args.epochs,
         args.lambda,
-        args.wdl_scale
+        args.wdl_scale,
+        args.covered_wdl_scale
     );
     let quantised = network.quantise(generation, &description);
     std::fs::write(&args.out, quantised.to_bytes()).map_err(|e| format!("{}: {e}", args.out.display()))?;

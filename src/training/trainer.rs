@@ -4,8 +4,8 @@
 //! Each position's target is `λ · result + (1 − λ) · σ(score / K)` (the blend `veil tune
 //! --lambda` uses), its prediction `σ(evaluation / K)`, where the evaluation in centipawns is
 //! the output times SCALE and K (the *WDL scale*) is how many centipawns make one logistic
-//! unit of winning chances (`veil tune` fits it for the hand-written evaluation: about 190);
-//! the loss is the squared error. The first layer is sparse: the
+//! unit of winning chances; each sample carries its own K, so that plain and covered
+//! positions may differ (docs/networks.md); the loss is the squared error. The first layer is sparse: the
 //! forward pass adds the rows of the active features, the backward pass adds the gradient to
 //! those rows only. Each thread keeps its own gradient; they are summed per batch.
 
@@ -29,6 +29,8 @@ pub struct Sample {
     features: [[u16; MAX_FEATURES]; 2],
     counts: [u8; 2],
     target: f32,
+    /// Output units per logistic unit of the prediction: SCALE / the sample's WDL scale.
+    slope: f32,
 }
 
 fn sigmoid(x: f32) -> f32 {
@@ -56,6 +58,7 @@ impl Sample {
             features,
             counts,
             target: lambda * result + (1.0 - lambda) * score,
+            slope: SCALE as f32 / wdl_scale,
         }
     }
 
@@ -198,9 +201,10 @@ const OUTPUT_AT: usize = BIAS_AT + HIDDEN;
 const OUTPUT_BIAS_AT: usize = OUTPUT_AT + 2 * HIDDEN;
 
 /// Adds the gradient of one batch slice's squared error to `gradient`.
-fn accumulate(network: &FloatNetwork, samples: &[&Sample], slope: f32, gradient: &mut Gradient) {
+fn accumulate(network: &FloatNetwork, samples: &[&Sample], gradient: &mut Gradient) {
     let mut acc = [[0.0f32; HIDDEN]; 2];
     for sample in samples {
+        let slope = sample.slope;
         let out = network.forward(sample, &mut acc);
         let prediction = sigmoid(out * slope);
         let error = prediction - sample.target;
@@ -236,20 +240,13 @@ fn accumulate(network: &FloatNetwork, samples: &[&Sample], slope: f32, gradient:
     }
 }
 
-/// The output's slope in the logistic: output units per logistic unit.
-fn slope(wdl_scale: f32) -> f32 {
-    SCALE as f32 / wdl_scale
-}
-
-/// Mean squared error of `network` over `samples`, with `wdl_scale` centipawns per logistic
-/// unit.
-pub fn loss(network: &FloatNetwork, samples: &[Sample], wdl_scale: f32) -> f64 {
+/// Mean squared error of `network` over `samples`.
+pub fn loss(network: &FloatNetwork, samples: &[Sample]) -> f64 {
     let mut acc = [[0.0f32; HIDDEN]; 2];
-    let slope = slope(wdl_scale);
     let total: f64 = samples
         .iter()
         .map(|sample| {
-            let error = sigmoid(network.forward(sample, &mut acc) * slope) - sample.target;
+            let error = sigmoid(network.forward(sample, &mut acc) * sample.slope) - sample.target;
             (error * error) as f64
         })
         .sum();
@@ -266,8 +263,6 @@ pub struct Schedule {
     pub final_rate_share: f32,
     pub threads: usize,
     pub seed: u64,
-    /// Centipawns per logistic unit (the samples' targets must use the same).
-    pub wdl_scale: f32,
 }
 
 /// One epoch's figures.
@@ -333,7 +328,6 @@ pub fn train(
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(schedule.seed);
     let batch = schedule.batch.max(1);
-    let slope = slope(schedule.wdl_scale);
     for epoch in 1..=schedule.epochs {
         let started = Instant::now();
         let progress = (epoch - 1) as f32 / schedule.epochs.max(1) as f32;
@@ -349,7 +343,7 @@ pub fn train(
                     let network = &*network;
                     scope.spawn(move || {
                         gradient.clear();
-                        accumulate(network, part, slope, gradient);
+                        accumulate(network, part, gradient);
                     });
                 }
             });
@@ -367,7 +361,7 @@ pub fn train(
         report(&EpochReport {
             epoch,
             train_loss: epoch_loss / train.len().max(1) as f64,
-            held_out_loss: loss(network, held_out, schedule.wdl_scale),
+            held_out_loss: loss(network, held_out),
             seconds: started.elapsed().as_secs_f64(),
         });
     }
