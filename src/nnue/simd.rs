@@ -76,11 +76,23 @@ pub fn screlu_dot(acc: &Row, weights: &Row) -> i32 {
     dot_portable(acc, weights)
 }
 
-/// The portable paths, for comparing with the dispatched ones in tests.
-pub fn update_without_simd_dispatch(acc: &mut Row, weights: &[Row], added: &[u16], removed: &[u16]) {
-    update_portable(acc, weights, added, removed)
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-pub fn screlu_dot_without_simd_dispatch(acc: &Row, weights: &Row) -> i32 {
-    dot_portable(acc, weights)
+    #[test]
+    fn the_dispatched_loops_equal_the_portable_ones() {
+        let weights: Vec<Row> = (0..8)
+            .map(|r| std::array::from_fn(|i| ((i * 37 + r * 101) % 509) as i16 - 254))
+            .collect();
+        let start: Row = std::array::from_fn(|i| (i as i16 * 13) % 300 - 40);
+        let (mut dispatched, mut portable) = (start, start);
+        update(&mut dispatched, &weights, &[0, 3, 5], &[1, 7]);
+        update_portable(&mut portable, &weights, &[0, 3, 5], &[1, 7]);
+        assert_eq!(dispatched, portable);
+        assert_eq!(
+            screlu_dot(&dispatched, &weights[2]),
+            dot_portable(&portable, &weights[2])
+        );
+    }
 }

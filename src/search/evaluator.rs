@@ -40,9 +40,3 @@ impl Evaluator {
         self.network().map_or(0, |network| network.checksum | 1)
     }
 }
-
-impl Default for Evaluator {
-    fn default() -> Self {
-        Evaluator::standard()
-    }
-}
