@@ -202,6 +202,7 @@ fn veil_datagen_records_train_a_network() {
         random_plies: 8,
         book: Vec::new(),
         hash_mb: 1,
+        evaluator: veil::search::Evaluator::Network(default_network()),
     };
     let summary = datagen::run(&settings, &out, false).expect("writes the data");
     let records = read_records(&mut std::fs::File::open(&out).unwrap()).expect("reads back");

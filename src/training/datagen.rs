@@ -20,7 +20,9 @@ use crate::arbiter::reveal::pick;
 use crate::arbiter::schedule::Shard;
 use crate::rules::splitmix::mix;
 use crate::rules::{Color, Game, Position, Variant};
-use crate::search::{run_with_memory, Limits, Score, SearchControl, SearchJob, SearchMemory, TranspositionTable};
+use crate::search::{
+    run_with_memory, Evaluator, Limits, Score, SearchControl, SearchJob, SearchMemory, TranspositionTable,
+};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fs::OpenOptions;
@@ -60,6 +62,8 @@ pub struct Settings {
     /// Plain-chess start positions (a random one per plain game), empty for the start position.
     pub book: Vec<Position>,
     pub hash_mb: usize,
+    /// The evaluation both sides play with.
+    pub evaluator: Evaluator,
 }
 
 /// What a finished run reports.
@@ -140,6 +144,7 @@ pub fn play_game(settings: &Settings, index: u64, tt: &TranspositionTable, memor
             },
         );
         job.history = game.keys()[..game.keys().len() - 1].to_vec();
+        job.evaluator = settings.evaluator.clone();
         let control = SearchControl::new();
         let result = run_with_memory(&job, tt, memory, &control, |_| {});
         let Some(best) = result.best_move else {

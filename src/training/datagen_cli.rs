@@ -3,9 +3,12 @@
 use super::datagen::{self, Settings, VariantChoice};
 use crate::arbiter::cli::read_openings;
 use crate::arbiter::schedule::Shard;
+use crate::nnue::{default_network, Network};
+use crate::search::Evaluator;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 /// `veil datagen`.
 #[derive(Args, Debug)]
@@ -41,6 +44,11 @@ pub struct DatagenArgs {
     /// Add to the file instead of replacing it (continue a run with another seed).
     #[arg(long)]
     append: bool,
+    /// Play with this network (a `veil train` file), so that a generation's data comes from
+    /// the generation before; `embedded` for the embedded one. Default: the engine's default
+    /// evaluation.
+    #[arg(long)]
+    network: Option<PathBuf>,
     /// Hash table per thread, MiB.
     #[arg(long, default_value_t = 16)]
     hash: usize,
@@ -58,6 +66,15 @@ fn run(args: &DatagenArgs) -> Result<(), String> {
             args.out.display()
         ));
     }
+    let evaluator = match &args.network {
+        None => Evaluator::standard(),
+        Some(path) if path.as_os_str() == "embedded" => Evaluator::Network(default_network()),
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let network = Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            Evaluator::Network(Arc::new(network))
+        }
+    };
     let settings = Settings {
         variant: args.variant,
         games: args.games,
@@ -68,6 +85,7 @@ fn run(args: &DatagenArgs) -> Result<(), String> {
         random_plies: args.random_plies,
         book,
         hash_mb: args.hash.clamp(1, 4096),
+        evaluator,
     };
     let summary =
         datagen::run(&settings, &args.out, args.append).map_err(|e| format!("{}: {e}", args.out.display()))?;
