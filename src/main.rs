@@ -62,6 +62,9 @@ enum Command {
         /// The evaluation to search with (default: the engine's).
         #[arg(long, value_enum)]
         eval: Option<EvalChoice>,
+        /// Search with this network file instead (as `EvalFile` would).
+        #[arg(long, conflicts_with = "eval")]
+        eval_file: Option<std::path::PathBuf>,
     },
     /// Counts leaves of the move tree (reveals branch once per role the pool holds).
     Perft {
@@ -120,11 +123,23 @@ fn main() -> ExitCode {
         Some(Command::Tune(args)) => veil::training::cli::run_tune(&args),
         Some(Command::Datagen(args)) => veil::training::datagen_cli::run_datagen(&args),
         Some(Command::Train(args)) => veil::training::train_cli::run_train(&args),
-        Some(Command::Bench { depth, eval }) => {
-            let evaluator = match eval {
-                None => veil::search::Evaluator::standard(),
-                Some(EvalChoice::Network) => veil::search::Evaluator::Network(veil::nnue::default_network()),
-                Some(EvalChoice::HandWritten) => veil::search::Evaluator::HandWritten,
+        Some(Command::Bench { depth, eval, eval_file }) => {
+            let evaluator = match (eval, eval_file) {
+                (_, Some(path)) => {
+                    let network = std::fs::read(&path)
+                        .map_err(|e| e.to_string())
+                        .and_then(|bytes| veil::nnue::Network::from_bytes(&bytes).map_err(|e| e.to_string()));
+                    match network {
+                        Ok(network) => veil::search::Evaluator::Network(std::sync::Arc::new(network)),
+                        Err(error) => {
+                            eprintln!("error: {}: {error}", path.display());
+                            return ExitCode::from(2);
+                        }
+                    }
+                }
+                (None, None) => veil::search::Evaluator::standard(),
+                (Some(EvalChoice::Network), None) => veil::search::Evaluator::Network(veil::nnue::default_network()),
+                (Some(EvalChoice::HandWritten), None) => veil::search::Evaluator::HandWritten,
             };
             let (nodes, elapsed) = veil::search::bench::bench_with(depth, &evaluator);
             let millis = elapsed.as_millis().max(1);

@@ -4,14 +4,14 @@
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use veil::nnue::{default_network, evaluate_from_scratch, AccumulatorStack, Network};
+use veil::nnue::{default_network, evaluate_from_scratch, AccumulatorStack, Base, Network};
 use veil::rules::{Position, Role};
 use veil::training::format::{read_records, write_records, Record};
 use veil::training::trainer::{loss, train, FloatNetwork, Sample, Schedule};
 
 /// A network with every weight drawn at random (so that every feature matters).
 fn random_network(seed: u64) -> Network {
-    FloatNetwork::random(seed).quantise(0, "random")
+    FloatNetwork::random(seed, Base::Nothing).quantise(0, "random")
 }
 
 /// A random reveal for `m` from the mover's pool.
@@ -143,11 +143,11 @@ fn a_tiny_network_trains_end_to_end() {
                 score,
                 result: 1,
             };
-            samples.push(Sample::from_record(&record, 0.0, 190.0));
+            samples.push(Sample::from_record(&record, 0.0, 190.0, 0));
         }
     }
     let held_out = samples.split_off(samples.len() * 9 / 10);
-    let mut network = FloatNetwork::random(9);
+    let mut network = FloatNetwork::random(9, Base::Nothing);
     let before = loss(&network, &held_out);
     let schedule = Schedule {
         epochs: 15,
@@ -178,7 +178,7 @@ fn a_tiny_network_trains_end_to_end() {
         score: 0,
         result: 1,
     };
-    let float_cp = network.evaluate(&Sample::from_record(&record, 0.0, 190.0));
+    let float_cp = network.evaluate(&Sample::from_record(&record, 0.0, 190.0, 0));
     let quantised_cp = evaluate_from_scratch(&file, &position) as f32;
     assert!(
         (float_cp - quantised_cp).abs() < 30.0 + float_cp.abs() * 0.05,
@@ -220,8 +220,8 @@ fn veil_datagen_records_train_a_network() {
     datagen::run(&Settings { seed: 4, ..settings }, &out, true).expect("appends");
     let more = read_records(&mut std::fs::File::open(&out).unwrap()).expect("reads back");
     assert!(more.len() > records.len());
-    let samples: Vec<Sample> = more.iter().map(|r| Sample::from_record(r, 0.5, 190.0)).collect();
-    let mut network = FloatNetwork::random(2);
+    let samples: Vec<Sample> = more.iter().map(|r| Sample::from_record(r, 0.5, 190.0, 0)).collect();
+    let mut network = FloatNetwork::random(2, Base::Nothing);
     let before = loss(&network, &samples);
     let schedule = Schedule {
         epochs: 5,
@@ -234,4 +234,64 @@ fn veil_datagen_records_train_a_network() {
     train(&mut network, &samples, &samples, &schedule, |_| {});
     assert!(loss(&network, &samples) < before);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A network trained as a correction to the hand-written evaluation starts as that
+/// evaluation: with its output layer at zero, a search with it is the hand-written search,
+/// node for node.
+#[test]
+fn a_fresh_correction_searches_like_the_hand_written_evaluation() {
+    let float = FloatNetwork::random(4, Base::Nothing).correcting(Base::HandWritten);
+    let network = Network::from_bytes(&float.quantise(3, "zero correction").to_bytes()).unwrap();
+    assert_eq!(network.base, Base::HandWritten);
+    let evaluator = veil::search::Evaluator::Network(std::sync::Arc::new(network));
+    let (with_network, _) = veil::search::bench::bench_with(4, &evaluator);
+    let (hand_written, _) = veil::search::bench::bench_with(4, &veil::search::Evaluator::HandWritten);
+    assert_eq!(with_network, hand_written);
+}
+
+/// A correction learns what the hand-written evaluation lacks: here, scores that value each
+/// covered piece of the side to move 60 centipawns more than the evaluation does.
+#[test]
+fn a_correction_learns_what_the_base_lacks() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
+    let mut samples = Vec::new();
+    for _ in 0..60 {
+        let mut position = Position::covered_start();
+        for _ in 0..30 {
+            let moves = position.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves.as_slice()[rng.gen_range(0..moves.len())];
+            let reveal = draw(&position, m, &mut rng);
+            position = position.play(m, reveal);
+            let base = veil::search::eval::evaluate(&position);
+            let mover = position.side_to_move();
+            let own = (position.covered() & position.pieces(mover)).count() as i32;
+            let other = (position.covered() & position.pieces(!mover)).count() as i32;
+            let score = (base + 60 * (own - other)).clamp(-2000, 2000) as i16;
+            let record = Record {
+                position: position.clone(),
+                score,
+                result: 1,
+            };
+            samples.push(Sample::from_record(&record, 0.0, 400.0, base));
+        }
+    }
+    let held_out = samples.split_off(samples.len() * 9 / 10);
+    let mut network = FloatNetwork::random(5, Base::Nothing).correcting(Base::HandWritten);
+    let before = loss(&network, &held_out);
+    let schedule = Schedule {
+        epochs: 10,
+        batch: 128,
+        rate: 0.003,
+        final_rate_share: 0.2,
+        threads: 2,
+        seed: 1,
+    };
+    train(&mut network, &samples, &held_out, &schedule, |_| {});
+    let after = loss(&network, &held_out);
+    assert!(after < before * 0.5, "held-out loss {before} -> {after}");
+    assert_eq!(network.quantise(3, "tiny correction").base, Base::HandWritten);
 }

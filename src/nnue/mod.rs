@@ -14,4 +14,4 @@ pub mod simd;
 pub use accumulator::{evaluate_from_scratch, Accumulator, AccumulatorStack};
 pub use default::default_network;
 pub use features::Snapshot;
-pub use network::{Network, NetworkError};
+pub use network::{Base, Network, NetworkError};

@@ -3,11 +3,17 @@
 //! → 1 output. The hidden layer works in `i16` scaled by [`QA`], the output weights in
 //! `i16` scaled by [`QB`]; the output is centipawns after [`SCALE`].
 //!
+//! A network either is the whole evaluation or is a correction added to the hand-written
+//! one ([`Base`]): a correction starts from that evaluation's strength and learns what it
+//! lacks, which takes far less data than learning chess from nothing.
+//!
 //! File (little-endian): the magic `VEILNNUE`, then `u32`s version, generation, inputs,
-//! hidden, QA, QB, scale; a 64-byte description (UTF-8, zero-padded); the feature weights
+//! hidden, QA, QB, scale, base ([`Base`]); a 60-byte description (UTF-8, zero-padded);
+//! the feature weights
 //! (`i16`, input-major), the feature biases (`i16`), the output weights (`i16`, the side to
 //! move's half first), the output bias (`i32`); an FNV-1a checksum (`u64`) of everything
-//! before it. The size is fixed: [`FILE_SIZE`].
+//! before it. The size is fixed: [`FILE_SIZE`]. Version 1 had no base (it was
+//! [`Base::Nothing`]) and a 64-byte description in its place; it is still read.
 
 use super::features::INPUTS;
 use std::fmt;
@@ -20,10 +26,39 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// Centipawns per unit of the network's output.
 pub const SCALE: i32 = 400;
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 const MAGIC: &[u8; 8] = b"VEILNNUE";
-const DESCRIPTION_SIZE: usize = 64;
-const HEADER_SIZE: usize = 8 + 7 * 4 + DESCRIPTION_SIZE;
+/// The description and the base together; version 1 used all of it for the description.
+const TAIL_SIZE: usize = 64;
+const DESCRIPTION_SIZE: usize = TAIL_SIZE - 4;
+const HEADER_SIZE: usize = 8 + 7 * 4 + TAIL_SIZE;
+
+/// What the network's output is added to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Base {
+    /// Nothing: the network is the whole evaluation.
+    Nothing = 0,
+    /// The hand-written evaluation: the network is a correction to it.
+    HandWritten = 1,
+}
+
+impl Base {
+    fn from_u32(value: u32) -> Option<Base> {
+        match value {
+            0 => Some(Base::Nothing),
+            1 => Some(Base::HandWritten),
+            _ => None,
+        }
+    }
+
+    /// The name `veil train --base` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Base::Nothing => "none",
+            Base::HandWritten => "hand-written",
+        }
+    }
+}
 /// Bytes of a network file.
 pub const FILE_SIZE: usize = HEADER_SIZE + 2 * INPUTS * HIDDEN + 2 * HIDDEN + 2 * 2 * HIDDEN + 4 + 8;
 
@@ -31,6 +66,7 @@ pub const FILE_SIZE: usize = HEADER_SIZE + 2 * INPUTS * HIDDEN + 2 * HIDDEN + 2 
 #[derive(Clone)]
 pub struct Network {
     pub generation: u32,
+    pub base: Base,
     pub description: String,
     /// One row of `HIDDEN` weights per input feature.
     pub feature_weights: Vec<[i16; HIDDEN]>,
@@ -44,7 +80,13 @@ pub struct Network {
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Network(generation {}, {:016x})", self.generation, self.checksum)
+        write!(
+            f,
+            "Network(generation {}, base {}, {:016x})",
+            self.generation,
+            self.base.name(),
+            self.checksum
+        )
     }
 }
 
@@ -56,6 +98,7 @@ pub enum NetworkError {
     Version(u32),
     Shape { inputs: u32, hidden: u32 },
     Quantisation,
+    Base(u32),
     Checksum,
 }
 
@@ -67,13 +110,14 @@ impl fmt::Display for NetworkError {
             }
             NetworkError::NotANetwork => write!(f, "not a Veil network file"),
             NetworkError::Version(version) => {
-                write!(f, "network format version {version}, this engine reads {VERSION}")
+                write!(f, "network format version {version}, this engine reads 1 to {VERSION}")
             }
             NetworkError::Shape { inputs, hidden } => write!(
                 f,
                 "network shape {inputs}x{hidden}, this engine needs {INPUTS}x{HIDDEN}"
             ),
             NetworkError::Quantisation => write!(f, "the network's quantisation is not this engine's"),
+            NetworkError::Base(base) => write!(f, "network base {base} is not one this engine knows"),
             NetworkError::Checksum => write!(f, "the network file is damaged (checksum)"),
         }
     }
@@ -123,7 +167,7 @@ impl Network {
         let stored = u64::from_le_bytes(bytes[FILE_SIZE - 8..].try_into().expect("8 bytes"));
         let mut reader = Reader { bytes, at: 8 };
         let version = reader.u32();
-        if version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(NetworkError::Version(version));
         }
         if checksum(body) != stored {
@@ -137,8 +181,14 @@ impl Network {
         if (reader.u32(), reader.u32(), reader.u32()) != (QA as u32, QB as u32, SCALE as u32) {
             return Err(NetworkError::Quantisation);
         }
-        let description: [u8; DESCRIPTION_SIZE] = reader.take();
-        let end = description.iter().position(|&b| b == 0).unwrap_or(DESCRIPTION_SIZE);
+        let (base, description) = if version == 1 {
+            (Base::Nothing, &reader.take::<TAIL_SIZE>()[..])
+        } else {
+            let base = reader.u32();
+            let base = Base::from_u32(base).ok_or(NetworkError::Base(base))?;
+            (base, &reader.take::<DESCRIPTION_SIZE>()[..])
+        };
+        let end = description.iter().position(|&b| b == 0).unwrap_or(description.len());
         let description = String::from_utf8_lossy(&description[..end]).into_owned();
         let mut feature_weights = vec![[0i16; HIDDEN]; INPUTS];
         for row in feature_weights.iter_mut() {
@@ -159,6 +209,7 @@ impl Network {
         let output_bias = i32::from_le_bytes(reader.take());
         Ok(Network {
             generation,
+            base,
             description,
             feature_weights,
             feature_bias,
@@ -180,6 +231,7 @@ impl Network {
             QA as u32,
             QB as u32,
             SCALE as u32,
+            self.base as u32,
         ] {
             out.extend_from_slice(&value.to_le_bytes());
         }
@@ -210,5 +262,63 @@ impl Network {
         out.extend_from_slice(&sum.to_le_bytes());
         debug_assert_eq!(out.len(), FILE_SIZE);
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small_network(base: Base) -> Network {
+        let mut feature_weights = vec![[0i16; HIDDEN]; INPUTS];
+        feature_weights[7][3] = 12;
+        let network = Network {
+            generation: 5,
+            base,
+            description: "a test".to_string(),
+            feature_weights,
+            feature_bias: [3; HIDDEN],
+            output_weights: [[1; HIDDEN], [-1; HIDDEN]],
+            output_bias: 9,
+            checksum: 0,
+        };
+        Network::from_bytes(&network.to_bytes()).unwrap()
+    }
+
+    #[test]
+    fn the_base_survives_the_file() {
+        for base in [Base::Nothing, Base::HandWritten] {
+            let network = small_network(base);
+            assert_eq!((network.base, network.generation), (base, 5));
+            assert_eq!(network.description, "a test");
+        }
+    }
+
+    /// A version 1 file (no base; a 64-byte description) reads as a whole evaluation.
+    #[test]
+    fn version_one_files_still_read() {
+        let bytes = small_network(Base::HandWritten).to_bytes();
+        let mut old = bytes[..FILE_SIZE - 8].to_vec();
+        old[8..12].copy_from_slice(&1u32.to_le_bytes());
+        let at = 8 + 7 * 4;
+        let description = old[at + 4..at + TAIL_SIZE].to_vec();
+        old[at..at + DESCRIPTION_SIZE].copy_from_slice(&description);
+        old[at + DESCRIPTION_SIZE..at + TAIL_SIZE].fill(0);
+        let sum = checksum(&old);
+        old.extend_from_slice(&sum.to_le_bytes());
+        let network = Network::from_bytes(&old).unwrap();
+        assert_eq!(network.base, Base::Nothing);
+        assert_eq!(network.description, "a test");
+        assert_eq!(network.feature_weights[7][3], 12);
+    }
+
+    #[test]
+    fn unknown_bases_are_refused() {
+        let mut bytes = small_network(Base::Nothing).to_bytes();
+        let at = 8 + 7 * 4;
+        bytes[at..at + 4].copy_from_slice(&7u32.to_le_bytes());
+        let sum = checksum(&bytes[..FILE_SIZE - 8]);
+        bytes[FILE_SIZE - 8..].copy_from_slice(&sum.to_le_bytes());
+        assert_eq!(Network::from_bytes(&bytes).unwrap_err(), NetworkError::Base(7));
     }
 }

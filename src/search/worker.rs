@@ -11,7 +11,7 @@ use super::memory::{ThreadTables, EVAL_CACHE_SIZE};
 use super::score::{MATE_BOUND, WIN};
 use super::shared::Shared;
 use super::tt::TtEntry;
-use crate::nnue::{AccumulatorStack, Network};
+use crate::nnue::{AccumulatorStack, Base, Network};
 use crate::rules::{Move, Position};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -138,7 +138,13 @@ impl<'a> Worker<'a> {
         }
         let flavour = self.tables.flavour;
         let mut score = match &mut self.network {
-            Some((network, stack)) => stack.evaluate(network, position, ply).clamp(-WIN + 1, WIN - 1),
+            Some((network, stack)) => {
+                let mut score = stack.evaluate(network, position, ply);
+                if network.base == Base::HandWritten {
+                    score += evaluate_with(position, flavour.naive_covers);
+                }
+                score.clamp(-WIN + 1, WIN - 1)
+            }
             None => evaluate_with(position, flavour.naive_covers),
         };
         if flavour.noise_cp != 0 {

@@ -2,9 +2,10 @@
 
 use super::format::for_each_record;
 use super::trainer::{loss, train, FloatNetwork, Sample, Schedule};
-use crate::nnue::Network;
+use crate::nnue::{Base, Network};
 use crate::rules::Color;
-use clap::Args;
+use crate::search::eval::evaluate;
+use clap::{Args, ValueEnum};
 use std::fs::File;
 use std::io::BufReader;
 use std::path::PathBuf;
@@ -56,6 +57,19 @@ pub struct TrainArgs {
     threads: Option<usize>,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// What the network is added to: nothing (it is the whole evaluation) or the
+    /// hand-written evaluation (it learns a correction to it). Default: the initial
+    /// network's, or none. A whole network fine-tuned as a correction keeps its feature layer
+    /// and starts its output layer at zero.
+    #[arg(long, value_enum)]
+    base: Option<BaseChoice>,
+}
+
+/// `--base`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BaseChoice {
+    None,
+    HandWritten,
 }
 
 fn run(args: &TrainArgs) -> Result<(), String> {
@@ -77,6 +91,11 @@ fn run(args: &TrainArgs) -> Result<(), String> {
         }
         None => None,
     };
+    let base = match args.base {
+        Some(BaseChoice::None) => Base::Nothing,
+        Some(BaseChoice::HandWritten) => Base::HandWritten,
+        None => initial.as_ref().map_or(Base::Nothing, |network| network.base),
+    };
     let started = Instant::now();
     let mut train_set = Vec::new();
     let mut held_out = Vec::new();
@@ -92,7 +111,11 @@ fn run(args: &TrainArgs) -> Result<(), String> {
             } else {
                 args.wdl_scale
             };
-            samples.push(Sample::from_record(&record, args.lambda, scale))
+            let base_cp = match base {
+                Base::Nothing => 0,
+                Base::HandWritten => evaluate(&record.position),
+            };
+            samples.push(Sample::from_record(&record, args.lambda, scale, base_cp))
         })
         .map_err(|e| format!("{}: {e}", path.display()))?;
         let keep = samples.len() - (samples.len() as f64 * args.held_out) as usize;
@@ -108,10 +131,11 @@ fn run(args: &TrainArgs) -> Result<(), String> {
     if train_set.is_empty() {
         return Err("no training positions".to_string());
     }
-    let mut network = match &initial {
+    let network = match &initial {
         Some(network) => FloatNetwork::from_quantised(network),
-        None => FloatNetwork::random(args.seed),
+        None => FloatNetwork::random(args.seed, base),
     };
+    let mut network = network.correcting(base);
     let generation = args
         .generation
         .unwrap_or_else(|| initial.as_ref().map_or(1, |network| network.generation + 1));
@@ -133,7 +157,8 @@ fn run(args: &TrainArgs) -> Result<(), String> {
         );
     });
     let description = format!(
-        "gen {generation}: {} positions, {} epochs, lambda {}, K {}/{}",
+        "gen {generation}{}: {} positions, {} epochs, lambda {}, K {}/{}",
+        if base == Base::HandWritten { " (correction)" } else { "" },
         train_set.len() + held_out.len(),
         args.epochs,
         args.lambda,

@@ -8,10 +8,14 @@
 //! positions may differ (docs/networks.md); the loss is the squared error. The first layer is sparse: the
 //! forward pass adds the rows of the active features, the backward pass adds the gradient to
 //! those rows only. Each thread keeps its own gradient; they are summed per batch.
+//!
+//! A network whose base is the hand-written evaluation ([`Base::HandWritten`]) is trained
+//! as a correction: each sample carries that evaluation of its position, and the prediction
+//! is `σ((base + evaluation) / K)`.
 
 use super::format::Record;
 use crate::nnue::features::{Snapshot, INPUTS};
-use crate::nnue::network::{Network, HIDDEN, QA, QB, SCALE};
+use crate::nnue::network::{Base, Network, HIDDEN, QA, QB, SCALE};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -31,6 +35,9 @@ pub struct Sample {
     target: f32,
     /// Output units per logistic unit of the prediction: SCALE / the sample's WDL scale.
     slope: f32,
+    /// What the network's output is added to, in output units (0 unless the network is a
+    /// correction).
+    base: f32,
 }
 
 fn sigmoid(x: f32) -> f32 {
@@ -39,8 +46,9 @@ fn sigmoid(x: f32) -> f32 {
 
 impl Sample {
     /// The sample of `record`, with `λ = lambda` and centipawns per logistic unit
-    /// `wdl_scale`.
-    pub fn from_record(record: &Record, lambda: f32, wdl_scale: f32) -> Sample {
+    /// `wdl_scale`, for a network whose output is added to `base_cp` centipawns (the side to
+    /// move's view; 0 for a whole evaluation).
+    pub fn from_record(record: &Record, lambda: f32, wdl_scale: f32, base_cp: i32) -> Sample {
         let snapshot = Snapshot::of(&record.position);
         let mover = record.position.side_to_move();
         let mut features = [[0u16; MAX_FEATURES]; 2];
@@ -59,6 +67,7 @@ impl Sample {
             counts,
             target: lambda * result + (1.0 - lambda) * score,
             slope: SCALE as f32 / wdl_scale,
+            base: base_cp as f32 / SCALE as f32,
         }
     }
 
@@ -76,10 +85,11 @@ pub struct FloatNetwork {
     /// `2 × HIDDEN`: the side to move's half, then the other's.
     pub output_weights: Vec<f32>,
     pub output_bias: f32,
+    pub base: Base,
 }
 
 impl FloatNetwork {
-    pub fn random(seed: u64) -> FloatNetwork {
+    pub fn random(seed: u64, base: Base) -> FloatNetwork {
         use rand::Rng;
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         FloatNetwork {
@@ -87,7 +97,20 @@ impl FloatNetwork {
             feature_bias: (0..HIDDEN).map(|_| rng.gen_range(0.0..0.2)).collect(),
             output_weights: (0..2 * HIDDEN).map(|_| rng.gen_range(-0.3..0.3)).collect(),
             output_bias: 0.0,
+            base,
         }
+    }
+
+    /// This network as a correction to `base`. If it was not one already, its output layer
+    /// starts at zero, so that the corrected evaluation starts as the base itself; the
+    /// feature layer is kept (what it learnt is a start for the correction's features).
+    pub fn correcting(mut self, base: Base) -> FloatNetwork {
+        if self.base != base {
+            self.output_weights.fill(0.0);
+            self.output_bias = 0.0;
+            self.base = base;
+        }
+        self
     }
 
     /// A quantised network turned back to floating point (to fine-tune it).
@@ -105,6 +128,7 @@ impl FloatNetwork {
                 .flat_map(|half| half.iter().map(|&w| w as f32 / QB as f32))
                 .collect(),
             output_bias: network.output_bias as f32 / (QA * QB) as f32,
+            base: network.base,
         }
     }
 
@@ -129,6 +153,7 @@ impl FloatNetwork {
         }
         let network = Network {
             generation,
+            base: self.base,
             description: description.to_string(),
             feature_weights,
             feature_bias,
@@ -205,7 +230,7 @@ fn accumulate(network: &FloatNetwork, samples: &[&Sample], gradient: &mut Gradie
     let mut acc = [[0.0f32; HIDDEN]; 2];
     for sample in samples {
         let slope = sample.slope;
-        let out = network.forward(sample, &mut acc);
+        let out = network.forward(sample, &mut acc) + sample.base;
         let prediction = sigmoid(out * slope);
         let error = prediction - sample.target;
         gradient.loss += (error * error) as f64;
@@ -246,7 +271,8 @@ pub fn loss(network: &FloatNetwork, samples: &[Sample]) -> f64 {
     let total: f64 = samples
         .iter()
         .map(|sample| {
-            let error = sigmoid(network.forward(sample, &mut acc) * sample.slope) - sample.target;
+            let out = network.forward(sample, &mut acc) + sample.base;
+            let error = sigmoid(out * sample.slope) - sample.target;
             (error * error) as f64
         })
         .sum();
