@@ -130,7 +130,7 @@ fn main() -> ExitCode {
                         .map_err(|e| e.to_string())
                         .and_then(|bytes| veil::nnue::Network::from_bytes(&bytes).map_err(|e| e.to_string()));
                     match network {
-                        Ok(network) => veil::search::Evaluator::Network(std::sync::Arc::new(network)),
+                        Ok(network) => veil::search::Evaluator::everywhere(std::sync::Arc::new(network)),
                         Err(error) => {
                             eprintln!("error: {}: {error}", path.display());
                             return ExitCode::from(2);
@@ -138,7 +138,7 @@ fn main() -> ExitCode {
                     }
                 }
                 (None, None) => veil::search::Evaluator::standard(),
-                (Some(EvalChoice::Network), None) => veil::search::Evaluator::Network(veil::nnue::default_network()),
+                (Some(EvalChoice::Network), None) => veil::search::Evaluator::everywhere(veil::nnue::default_network()),
                 (Some(EvalChoice::HandWritten), None) => veil::search::Evaluator::HandWritten,
             };
             let (nodes, elapsed) = veil::search::bench::bench_with(depth, &evaluator);

@@ -202,7 +202,7 @@ fn veil_datagen_records_train_a_network() {
         random_plies: 8,
         book: Vec::new(),
         hash_mb: 1,
-        evaluator: veil::search::Evaluator::Network(default_network()),
+        evaluator: veil::search::Evaluator::everywhere(default_network()),
     };
     let summary = datagen::run(&settings, &out, false).expect("writes the data");
     let records = read_records(&mut std::fs::File::open(&out).unwrap()).expect("reads back");
@@ -244,7 +244,7 @@ fn a_fresh_correction_searches_like_the_hand_written_evaluation() {
     let float = FloatNetwork::random(4, Base::Nothing).correcting(Base::HandWritten);
     let network = Network::from_bytes(&float.quantise(3, "zero correction").to_bytes()).unwrap();
     assert_eq!(network.base, Base::HandWritten);
-    let evaluator = veil::search::Evaluator::Network(std::sync::Arc::new(network));
+    let evaluator = veil::search::Evaluator::everywhere(std::sync::Arc::new(network));
     let (with_network, _) = veil::search::bench::bench_with(4, &evaluator);
     let (hand_written, _) = veil::search::bench::bench_with(4, &veil::search::Evaluator::HandWritten);
     assert_eq!(with_network, hand_written);

@@ -345,7 +345,15 @@ fn uci_handshake_lists_the_options() {
         ("LevelsFile", "string default <empty>"),
         (
             "UseNNUE",
-            if veil::search::NETWORK_BY_DEFAULT {
+            if veil::search::NETWORK_IN_COVERED_CHESS {
+                "check default true"
+            } else {
+                "check default false"
+            },
+        ),
+        (
+            "NNUEPlainChess",
+            if veil::search::NETWORK_IN_PLAIN_CHESS {
                 "check default true"
             } else {
                 "check default false"
@@ -1296,6 +1304,7 @@ fn eval_files_load_networks_and_refuse_anything_else() {
     // The network scores the start differently from the hand-written evaluation.
     let score = |engine: &mut Engine, use_network: bool| {
         engine.send(&format!("setoption name UseNNUE value {use_network}"));
+        engine.send("setoption name NNUEPlainChess value true");
         engine.send("ucinewgame");
         engine.send("position startpos moves e2e4 e7e5 g1f3");
         engine.send("go depth 1");

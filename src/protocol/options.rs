@@ -7,7 +7,7 @@ use super::untrusted_file::{read_bounded, shown_path, FileError};
 use crate::nnue::network::FILE_SIZE as NETWORK_FILE_SIZE;
 use crate::nnue::{default_network, Network};
 use crate::search::level::{LevelParams, LevelTable};
-use crate::search::{Ablation, Evaluator, NETWORK_BY_DEFAULT};
+use crate::search::{Ablation, Evaluator, NETWORK_IN_COVERED_CHESS, NETWORK_IN_PLAIN_CHESS};
 use std::fmt;
 use std::sync::Arc;
 
@@ -45,9 +45,12 @@ pub struct Options {
     pub ablation: Ablation,
     /// The operator's limits, fixed for the process.
     pub limits: OperatorLimits,
-    /// `UseNNUE`: the network evaluates at full strength (the levels below it keep the
-    /// hand-written evaluation they were calibrated with).
+    /// `UseNNUE`: the network evaluates covered chess at full strength (the levels below it
+    /// keep the hand-written evaluation they were calibrated with).
     pub use_network: bool,
+    /// `NNUEPlainChess`: the network evaluates plain chess too (where it has not yet beaten
+    /// the hand-written evaluation).
+    pub network_in_plain_chess: bool,
     /// The network (embedded, or read from `EvalFile`).
     pub network: Arc<Network>,
 }
@@ -220,7 +223,8 @@ pub const DECLARATIONS: &[OptionDeclaration] = &[
     spin("Seed", 0, 0, 2_147_483_647, Cap::None, NOTHING, |o, v| o.seed = v as u64),
     check("UCI_LimitStrength", false, StrengthChanged, |o, v| o.limit_strength = v),
     file("LevelsFile", LEVELS_FILE_MAX_BYTES, StrengthChanged, load_levels),
-    check("UseNNUE", NETWORK_BY_DEFAULT, NOTHING, |o, v| o.use_network = v),
+    check("UseNNUE", NETWORK_IN_COVERED_CHESS, NOTHING, |o, v| o.use_network = v),
+    check("NNUEPlainChess", NETWORK_IN_PLAIN_CHESS, NOTHING, |o, v| o.network_in_plain_chess = v),
     file("EvalFile", NETWORK_FILE_SIZE as u64, NOTHING, load_network),
     check("CoverBaseline", false, NOTHING, |o, v| o.cover_baseline = v),
     text("Ablate", NOTHING, set_ablation),
@@ -408,11 +412,15 @@ impl Options {
         }
     }
 
-    /// The evaluation a search uses: the network at full strength when `UseNNUE` is on,
-    /// else the hand-written one (the levels were calibrated with it).
+    /// The evaluation a search uses: the network at full strength when `UseNNUE` is on (in
+    /// plain chess only with `NNUEPlainChess`), else the hand-written one (the levels were
+    /// calibrated with it).
     pub fn evaluator(&self) -> Evaluator {
         if self.use_network && self.strength().is_full() {
-            Evaluator::Network(Arc::clone(&self.network))
+            Evaluator::Network {
+                network: Arc::clone(&self.network),
+                plain_chess: self.network_in_plain_chess,
+            }
         } else {
             Evaluator::HandWritten
         }
@@ -451,7 +459,8 @@ impl Options {
             cover_baseline: false,
             ablation: Ablation::default(),
             limits,
-            use_network: NETWORK_BY_DEFAULT,
+            use_network: NETWORK_IN_COVERED_CHESS,
+            network_in_plain_chess: NETWORK_IN_PLAIN_CHESS,
             network: default_network(),
         };
         for declaration in DECLARATIONS {

@@ -204,6 +204,13 @@ impl Position {
         self.covered
     }
 
+    /// Whether nothing is left to chance: no covered piece and both pools empty, so the
+    /// game from here is plain chess (whichever variant it started as).
+    #[inline]
+    pub fn is_plain_chess(&self) -> bool {
+        self.covered.is_empty() && self.pools[Color::White].is_empty() && self.pools[Color::Black].is_empty()
+    }
+
     /// Pieces that move and attack as `role` now: revealed pieces of that role and covered
     /// pieces with that cover.
     #[inline]

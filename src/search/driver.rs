@@ -107,13 +107,13 @@ pub fn run_with_memory(
                 let root_moves = root_moves.clone();
                 let limits = limits.clone();
                 scope.spawn(move || {
-                    let tables = memory.take(id, &job.level, job.seed, job.evaluator.key());
+                    let tables = memory.take(id, &job.level, job.seed, job.evaluator.key_for(&job.position));
                     let mut worker = Worker::new(job, shared, id, tables);
                     worker.iterate(&root_moves, &limits, 1, |_| {});
                     memory.give_back(id, worker.into_tables());
                 });
             }
-            let tables = memory.take(0, &job.level, job.seed, job.evaluator.key());
+            let tables = memory.take(0, &job.level, job.seed, job.evaluator.key_for(&job.position));
             let mut worker = Worker::new(job, &shared, 0, tables);
             // A weaker level chooses among its best few moves: search that many lines and
             // show the GUI only the ones it asked for.

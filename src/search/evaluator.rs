@@ -1,42 +1,63 @@
 //! Which static evaluation a search uses: the learnt network ([`crate::nnue`]) or the
 //! hand-written terms ([`super::eval`]).
+//!
+//! The engine plays with the embedded network where a generation has won its match against
+//! the hand-written evaluation, and with the hand-written evaluation elsewhere (see
+//! `docs/networks.md`): today the network evaluates covered chess, and plain chess keeps the
+//! hand-written evaluation. Which one a search uses is decided once, by its root: a root
+//! with nothing left to chance ([`Position::is_plain_chess`]) is plain chess.
 
 use crate::nnue::{default_network, Network};
+use crate::rules::Position;
 use std::sync::Arc;
 
-/// Whether the engine plays with the embedded network unless told otherwise. It becomes the
-/// default only when a network generation has won its match against the hand-written
-/// evaluation (see `docs/networks.md`).
-pub const NETWORK_BY_DEFAULT: bool = false;
+/// Whether the engine plays covered chess with the embedded network unless told otherwise.
+pub const NETWORK_IN_COVERED_CHESS: bool = true;
+/// Whether the engine plays plain chess with the embedded network unless told otherwise.
+pub const NETWORK_IN_PLAIN_CHESS: bool = false;
 
 /// The static evaluation of a search.
 #[derive(Clone, Debug)]
 pub enum Evaluator {
+    /// The hand-written evaluation everywhere.
     HandWritten,
-    Network(Arc<Network>),
+    /// The network in covered chess; in plain chess too if `plain_chess`, else the
+    /// hand-written evaluation there.
+    Network { network: Arc<Network>, plain_chess: bool },
 }
 
 impl Evaluator {
-    /// The engine's default: the embedded network or the hand-written evaluation
-    /// ([`NETWORK_BY_DEFAULT`]).
+    /// The engine's default ([`NETWORK_IN_COVERED_CHESS`], [`NETWORK_IN_PLAIN_CHESS`]).
     pub fn standard() -> Evaluator {
-        if NETWORK_BY_DEFAULT {
-            Evaluator::Network(default_network())
+        if NETWORK_IN_COVERED_CHESS {
+            Evaluator::Network {
+                network: default_network(),
+                plain_chess: NETWORK_IN_PLAIN_CHESS,
+            }
         } else {
             Evaluator::HandWritten
         }
     }
 
-    /// The network, if this is one.
-    pub fn network(&self) -> Option<&Arc<Network>> {
-        match self {
-            Evaluator::Network(network) => Some(network),
-            Evaluator::HandWritten => None,
+    /// `network` in every position, plain chess included.
+    pub fn everywhere(network: Arc<Network>) -> Evaluator {
+        Evaluator::Network {
+            network,
+            plain_chess: true,
         }
     }
 
-    /// A key naming the evaluation, for caches of its values (0: the hand-written one).
-    pub fn key(&self) -> u64 {
-        self.network().map_or(0, |network| network.checksum | 1)
+    /// The network that evaluates a search from `root`, if a network does.
+    pub fn network_for(&self, root: &Position) -> Option<&Arc<Network>> {
+        match self {
+            Evaluator::Network { network, plain_chess } if *plain_chess || !root.is_plain_chess() => Some(network),
+            _ => None,
+        }
+    }
+
+    /// A key naming the evaluation of a search from `root`, for caches of its values (0:
+    /// the hand-written one).
+    pub fn key_for(&self, root: &Position) -> u64 {
+        self.network_for(root).map_or(0, |network| network.checksum | 1)
     }
 }

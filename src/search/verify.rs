@@ -30,7 +30,11 @@ pub fn root_value(position: &Position, depth: u32, config: SearchConfig) -> (i32
         abort: AtomicBool::new(false),
     };
     let job = SearchJob::new(position.clone(), Limits::default());
-    let tables = ThreadTables::new(EvalFlavour::of(&job.level, job.seed, job.evaluator.key()));
+    let tables = ThreadTables::new(EvalFlavour::of(
+        &job.level,
+        job.seed,
+        job.evaluator.key_for(&job.position),
+    ));
     let mut worker = Worker::new(&job, &shared, 0, tables);
     worker.root_moves = position.legal_moves().iter().copied().collect();
     let mut score = 0;

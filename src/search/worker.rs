@@ -91,7 +91,7 @@ impl<'a> Worker<'a> {
             corrects: shared.config.selective && shared.config.ablation.uses(Feature::Correction),
             network: job
                 .evaluator
-                .network()
+                .network_for(&job.position)
                 .map(|network| (Arc::clone(network), Box::new(AccumulatorStack::new(MAX_PLY + 2)))),
         }
     }

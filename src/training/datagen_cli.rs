@@ -68,11 +68,11 @@ fn run(args: &DatagenArgs) -> Result<(), String> {
     }
     let evaluator = match &args.network {
         None => Evaluator::standard(),
-        Some(path) if path.as_os_str() == "embedded" => Evaluator::Network(default_network()),
+        Some(path) if path.as_os_str() == "embedded" => Evaluator::everywhere(default_network()),
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
             let network = Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-            Evaluator::Network(Arc::new(network))
+            Evaluator::everywhere(Arc::new(network))
         }
     };
     let settings = Settings {

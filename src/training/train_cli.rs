@@ -3,7 +3,6 @@
 use super::format::for_each_record;
 use super::trainer::{loss, train, FloatNetwork, Sample, Schedule};
 use crate::nnue::{Base, Network};
-use crate::rules::Color;
 use crate::search::eval::evaluate;
 use clap::{Args, ValueEnum};
 use std::fs::File;
@@ -103,10 +102,7 @@ fn run(args: &TrainArgs) -> Result<(), String> {
         let mut samples = Vec::new();
         let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
         for_each_record(&mut BufReader::new(file), |record| {
-            let covered = !record.position.covered().is_empty()
-                || !record.position.pool(Color::White).is_empty()
-                || !record.position.pool(Color::Black).is_empty();
-            let scale = if covered {
+            let scale = if !record.position.is_plain_chess() {
                 args.covered_wdl_scale
             } else {
                 args.wdl_scale
