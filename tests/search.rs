@@ -24,14 +24,15 @@ fn finds_a_plain_mate_in_one() {
 }
 
 /// The covered a1 piece mates on a8 only if it is revealed as a rook. With a knight also in
-/// the pool the mate is not forced, so the score must be an expected centipawn value; with
-/// two rooks in the pool every outcome mates and the score is a mate.
+/// the pool the mate is not forced, so the score must be an expected centipawn value (a good
+/// one: the mean of the outcomes' winning chances, not half a mate); with two rooks in the
+/// pool every outcome mates and the score is a mate.
 #[test]
 fn mate_only_when_forced_whatever_the_reveals() {
     let chancy = search("7k/6pp/8/8/8/8/8/X3K3 w - - 0 1 R1N1", depth(3));
     assert_eq!(chancy.best_move.unwrap().to_string(), "a1a8");
     assert!(
-        matches!(chancy.score, Some(Score::Centipawns(cp)) if cp > 1000),
+        matches!(chancy.score, Some(Score::Centipawns(cp)) if cp > 200),
         "{:?}",
         chancy.score
     );

@@ -1,6 +1,10 @@
 //! Chance nodes: a move that reveals a piece is worth the probability-weighted mean of its
 //! outcomes (expectimax), searched with the pruning of Ballard (1983) in the bounded domain
-//! [-MEAN_BOUND, MEAN_BOUND], as refined by Hauk, Buro & Schaeffer (2004):
+//! [-MEAN_BOUND, MEAN_BOUND], as refined by Hauk, Buro & Schaeffer (2004). The mean is taken
+//! over winning chances, a logistic of each outcome's score (as Pikafish's jieqi branch
+//! does), not over centipawns: an even chance of a mate and of a level game is a good
+//! position, not a score of half a mate. Decided by match (docs/strength.md).
+//!
 //!
 //! - **Star2 probing**: before searching any outcome fully, each outcome's position is
 //!   probed by searching only the opponent's first move (the hash move when there is one).
@@ -46,6 +50,96 @@ fn floor_div(a: i64, b: i64) -> i64 {
 
 fn ceil_div(a: i64, b: i64) -> i64 {
     -(-a).div_euclid(b)
+}
+
+/// Whether outcomes are averaged as winning chances (a logistic of the score) instead of
+/// as centipawns.
+const MEAN_IN_WIN_PROBABILITY: bool = true;
+/// Centipawns per logistic unit of winning chances in covered chess (the training's K).
+const WDL_SCALE: f64 = 400.0;
+/// Mean units per certain win, in the win-probability domain.
+const WIN_UNITS: f64 = 1_048_576.0;
+
+/// The domain in which a chance node averages its outcomes: centipawns, or winning chances
+/// in integer units (strictly increasing in the score on [-MEAN_BOUND - 1, MEAN_BOUND + 1],
+/// so that bounds map to bounds). The windows are worked out in the domain and mapped back
+/// to centipawns rounding outwards, so that a child's fail-high or fail-low is one in the
+/// domain too.
+mod domain {
+    use super::{MEAN_BOUND, MEAN_IN_WIN_PROBABILITY, WDL_SCALE, WIN_UNITS};
+
+    fn win_units(cp: i64) -> i64 {
+        let cp = cp.clamp(-MEAN_BOUND - 1, MEAN_BOUND + 1) as f64;
+        (WIN_UNITS / (1.0 + (-cp / WDL_SCALE).exp())).round() as i64
+    }
+
+    /// A score (centipawns, or a bound such as alpha) in the domain.
+    pub fn of(cp: i64) -> i64 {
+        if MEAN_IN_WIN_PROBABILITY {
+            win_units(cp)
+        } else {
+            cp
+        }
+    }
+
+    /// An outcome's value in the domain (clamped to the decisive edge).
+    pub fn value(cp: i64) -> i64 {
+        of(cp.clamp(-MEAN_BOUND, MEAN_BOUND))
+    }
+
+    /// The largest score whose value is at most `units` (a centipawn bound below which a
+    /// child's score stays below `units`).
+    pub fn floor(units: i64) -> i32 {
+        if !MEAN_IN_WIN_PROBABILITY {
+            return units as i32;
+        }
+        let (lowest, highest) = (-MEAN_BOUND - 2, MEAN_BOUND + 1);
+        if units < win_units(lowest + 1) {
+            return lowest as i32;
+        }
+        let mut cp = estimate(units).clamp(lowest + 1, highest);
+        while cp < highest && win_units(cp + 1) <= units {
+            cp += 1;
+        }
+        while win_units(cp) > units {
+            cp -= 1;
+        }
+        cp as i32
+    }
+
+    /// The smallest score whose value is at least `units`.
+    pub fn ceil(units: i64) -> i32 {
+        if !MEAN_IN_WIN_PROBABILITY {
+            return units as i32;
+        }
+        let (lowest, highest) = (-MEAN_BOUND - 1, MEAN_BOUND + 2);
+        if units > win_units(highest - 1) {
+            return highest as i32;
+        }
+        let mut cp = estimate(units).clamp(lowest, highest - 1);
+        while cp > lowest && win_units(cp - 1) >= units {
+            cp -= 1;
+        }
+        while win_units(cp) < units {
+            cp += 1;
+        }
+        cp as i32
+    }
+
+    /// The mean `sum / total` as a score, to the nearest centipawn.
+    pub fn mean(sum: i64, total: i64) -> i32 {
+        if MEAN_IN_WIN_PROBABILITY {
+            let p = (sum as f64 / total as f64 / WIN_UNITS).clamp(1e-9, 1.0 - 1e-9);
+            ((WDL_SCALE * (p / (1.0 - p)).ln()).round() as i64).clamp(-MEAN_BOUND, MEAN_BOUND) as i32
+        } else {
+            super::floor_div(2 * sum + total, 2 * total) as i32
+        }
+    }
+
+    fn estimate(units: i64) -> i64 {
+        let p = (units as f64 / WIN_UNITS).clamp(1e-9, 1.0 - 1e-9);
+        (WDL_SCALE * (p / (1.0 - p)).ln()).round() as i64
+    }
 }
 
 impl Worker<'_> {
@@ -114,7 +208,8 @@ impl Worker<'_> {
         self.pv_len[ply + 1] = ply + 1;
         let pool = *position.pool(position.side_to_move());
         let total = pool.total() as i64;
-        let (low, high) = (-MEAN_BOUND, MEAN_BOUND);
+        let (low, high) = (domain::value(-MEAN_BOUND), domain::value(MEAN_BOUND));
+        let (alpha_units, beta_units) = (domain::of(alpha as i64), domain::of(beta as i64));
         // Likely outcomes first: their weight narrows the later windows most.
         let mut outcomes = [(Role::Pawn, 0u8); 5];
         let mut len = 0;
@@ -136,15 +231,15 @@ impl Worker<'_> {
             for (index, &(role, count)) in outcomes.iter().enumerate() {
                 let weight = count as i64;
                 let child_depth = Self::outcome_depth(depth, weight, total);
-                if upper_sum <= alpha as i64 * total {
-                    return ceil_div(upper_sum, total) as i32;
+                if upper_sum <= alpha_units * total {
+                    return domain::ceil(ceil_div(upper_sum, total));
                 }
                 if child_depth <= 0 {
                     // A quiescence outcome: the opponent can stand pat unless in check, so
                     // its static evaluation caps our value there, for the cost of one call.
                     let child = position.play(m, Some(role));
                     if !child.is_check() {
-                        let cap = (-(self.evaluate(&child, ply + 1) as i64)).clamp(low, high);
+                        let cap = domain::value(-(self.evaluate(&child, ply + 1) as i64));
                         if cap < upper[index] {
                             upper_sum -= weight * (upper[index] - cap);
                             upper[index] = cap;
@@ -158,25 +253,27 @@ impl Worker<'_> {
                 let others = upper_sum - weight * upper[index];
                 // The cap this outcome needs for a cutoff now, or at least alpha: with every
                 // outcome capped at alpha the mean is too.
-                let needed = floor_div(alpha as i64 * total - others, weight);
-                let threshold = needed.max(alpha as i64).clamp(low, high - 1);
+                let needed = floor_div(alpha_units * total - others, weight);
+                let threshold = needed.max(alpha_units).clamp(low, high - 1);
                 if child_depth < 1 || threshold >= upper[index] {
                     // A quiescence node, where one move bounds nothing, or nothing to gain.
                     continue;
                 }
                 let child = position.play(m, Some(role));
                 self.keys.push(child.hash());
-                let probed = self.probe(&child, child_depth, -threshold as i32, ply + 1);
+                // A probe that fails high caps the outcome at or below `threshold`.
+                let threshold_cp = domain::floor(threshold);
+                let probed = self.probe(&child, child_depth, -threshold_cp, ply + 1);
                 self.keys.pop();
                 if self.stopped {
                     return 0;
                 }
                 if let Some(score) = probed {
-                    let cap = (-(score as i64)).clamp(low, high);
+                    let cap = domain::value(-(score as i64));
                     upper_sum -= weight * (upper[index] - cap);
                     upper[index] = cap;
-                    if upper_sum <= alpha as i64 * total {
-                        return ceil_div(upper_sum, total) as i32;
+                    if upper_sum <= alpha_units * total {
+                        return domain::ceil(ceil_div(upper_sum, total));
                     }
                 }
             }
@@ -193,14 +290,14 @@ impl Worker<'_> {
             let weight = count as i64;
             remaining -= weight;
             rest_upper -= weight * upper[index];
-            let a = floor_div(alpha as i64 * total - sum - rest_upper, weight);
-            let b = ceil_div(beta as i64 * total - sum - low * remaining, weight);
+            let a = floor_div(alpha_units * total - sum - rest_upper, weight);
+            let b = ceil_div(beta_units * total - sum - low * remaining, weight);
             if a >= upper[index] {
                 // Even the best score here cannot lift the mean above alpha.
-                return ceil_div(sum + weight * upper[index] + rest_upper, total) as i32;
+                return domain::ceil(ceil_div(sum + weight * upper[index] + rest_upper, total));
             }
             if b <= low {
-                return floor_div(sum + weight * low + low * remaining, total) as i32;
+                return domain::floor(floor_div(sum + weight * low + low * remaining, total));
             }
             let a = a.max(low - 1);
             let b = b.min(high + 1).max(a + 1);
@@ -208,7 +305,8 @@ impl Worker<'_> {
             let child = position.play(m, Some(role));
             self.keys.push(child.hash());
             let child_depth = Self::outcome_depth(depth, weight, total);
-            let raw = -self.negamax(&child, child_depth, -(b as i32), -(a as i32), ply + 1);
+            let (a_cp, b_cp) = (domain::floor(a), domain::ceil(b));
+            let raw = -self.negamax(&child, child_depth, -b_cp, -a_cp, ply + 1);
             self.keys.pop();
             if self.stopped {
                 return 0;
@@ -216,19 +314,19 @@ impl Worker<'_> {
             all_win &= raw >= MATE_BOUND;
             all_loss &= raw <= -MATE_BOUND;
             slowest_mate = slowest_mate.min(raw);
-            let value = (raw as i64).clamp(low, high);
+            let value = domain::value(raw as i64);
             if value >= b {
-                return floor_div(sum + weight * value + low * remaining, total) as i32;
+                return domain::floor(floor_div(sum + weight * value + low * remaining, total));
             }
             if value <= a {
-                return ceil_div(sum + weight * value + rest_upper, total) as i32;
+                return domain::ceil(ceil_div(sum + weight * value + rest_upper, total));
             }
             sum += weight * value;
         }
         if all_win || all_loss {
             return slowest_mate;
         }
-        floor_div(2 * sum + total, 2 * total) as i32
+        domain::mean(sum, total)
     }
 
     /// Plain expectimax: every outcome with a full window (for verifying the pruned node).
@@ -258,11 +356,40 @@ impl Worker<'_> {
             all_win &= raw >= MATE_BOUND;
             all_loss &= raw <= -MATE_BOUND;
             slowest_mate = slowest_mate.min(raw);
-            sum += weight * (raw as i64).clamp(-MEAN_BOUND, MEAN_BOUND);
+            sum += weight * domain::value(raw as i64);
         }
         if all_win || all_loss {
             return slowest_mate;
         }
-        floor_div(2 * sum + total, 2 * total) as i32
+        domain::mean(sum, total)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Scores map to the domain strictly increasing, and the bounds map back outwards: the
+    /// floor of a value is the largest score at or below it, the ceiling the smallest at or
+    /// above it.
+    #[test]
+    fn the_mean_domain_maps_bounds_to_bounds() {
+        for cp in -MEAN_BOUND - 1..=MEAN_BOUND {
+            assert!(domain::of(cp) < domain::of(cp + 1), "{cp}");
+        }
+        let (lowest, highest) = (domain::of(-MEAN_BOUND - 1), domain::of(MEAN_BOUND + 1));
+        let mut units = lowest + 1;
+        while units < highest {
+            let floor = domain::floor(units) as i64;
+            assert!(domain::of(floor) <= units && domain::of(floor + 1) > units, "{units}");
+            let ceil = domain::ceil(units) as i64;
+            assert!(domain::of(ceil) >= units && domain::of(ceil - 1) < units, "{units}");
+            units += 997;
+        }
+        for cp in [-MEAN_BOUND, -250, -1, 0, 1, 37, 800, MEAN_BOUND] {
+            assert_eq!(domain::floor(domain::of(cp)) as i64, cp);
+            assert_eq!(domain::ceil(domain::of(cp)) as i64, cp);
+            assert_eq!(domain::mean(domain::of(cp) * 3, 3) as i64, cp);
+        }
     }
 }
