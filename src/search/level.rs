@@ -112,10 +112,12 @@ impl Default for LevelTable {
                     nodes: Some(500),
                     movetime_ms: Some(10),
                     hash_mb: Some(1),
-                    noise_cp: 150,
-                    candidates: 8,
-                    temperature_cp: 180,
+                    noise_cp: 100,
+                    candidates: 4,
+                    temperature_cp: 80,
                     naive_covers: true,
+                    max_loss_cp: Some(150),
+                    recapture_pct: 90,
                     elo: Some(830.0),
                     ..LevelParams::FULL
                 },
@@ -124,9 +126,11 @@ impl Default for LevelTable {
                     movetime_ms: Some(25),
                     hash_mb: Some(1),
                     noise_cp: 75,
-                    candidates: 5,
-                    temperature_cp: 80,
+                    candidates: 6,
+                    temperature_cp: 130,
                     naive_covers: true,
+                    max_loss_cp: Some(150),
+                    recapture_pct: 95,
                     elo: Some(1203.0),
                     ..LevelParams::FULL
                 },
@@ -134,9 +138,11 @@ impl Default for LevelTable {
                     nodes: Some(12_500),
                     movetime_ms: Some(60),
                     hash_mb: Some(2),
-                    noise_cp: 30,
-                    candidates: 3,
-                    temperature_cp: 25,
+                    noise_cp: 50,
+                    candidates: 5,
+                    temperature_cp: 90,
+                    max_loss_cp: Some(150),
+                    recapture_pct: 100,
                     elo: Some(1446.0),
                     ..LevelParams::FULL
                 },
@@ -144,9 +150,11 @@ impl Default for LevelTable {
                     nodes: Some(42_500),
                     movetime_ms: Some(150),
                     hash_mb: Some(4),
-                    noise_cp: 8,
-                    candidates: 2,
-                    temperature_cp: 5,
+                    noise_cp: 30,
+                    candidates: 4,
+                    temperature_cp: 70,
+                    max_loss_cp: Some(130),
+                    recapture_pct: 100,
                     elo: Some(1764.0),
                     ..LevelParams::FULL
                 },
@@ -438,7 +446,7 @@ mod tests {
             .to_string()
             .contains("5 levels"));
         let mut text = LevelTable::default().to_toml();
-        text = text.replacen("candidates = 8", "candidates = 0", 1);
+        text = text.replacen("candidates = 4", "candidates = 0", 1);
         assert!(LevelTable::parse(&text).unwrap_err().to_string().contains("level 1"));
         // A syntax error says where, never what the file holds.
         let error = LevelTable::parse("[[level]]\ndepth = 3\nspeed = 3\n").unwrap_err();
