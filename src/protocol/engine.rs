@@ -6,7 +6,7 @@ use super::command::{self, Command, CommandError, GoParams, Start};
 use super::display;
 use super::options::{OperatorLimits, OptionEffect, Options};
 use super::position::{read_position, start_position};
-use crate::rules::{Color, Move, MoveStatus, Position};
+use crate::rules::{Color, Move, MoveStatus, Position, Square};
 use crate::search::{
     self, Limits, Report, Score, ScoreBound, SearchControl, SearchJob, SearchMemory, TranspositionTable,
 };
@@ -72,6 +72,8 @@ pub struct Engine {
     position: Position,
     /// Keys of the positions before the current one, oldest first.
     history: Vec<u64>,
+    /// The square on which the last move captured, if it did.
+    last_capture: Option<Square>,
     tt: Arc<TranspositionTable>,
     /// Each search thread's history, correction history and evaluation cache, kept from
     /// move to move of a game.
@@ -129,6 +131,7 @@ impl Engine {
             memory: Arc::new(SearchMemory::new()),
             options,
             history: Vec::new(),
+            last_capture: None,
             control: Arc::new(SearchControl::new()),
             search: None,
             debug: false,
@@ -239,6 +242,7 @@ impl Engine {
             OptionEffect::VariantChanged => {
                 self.position = start_position(self.options.variant);
                 self.history.clear();
+                self.last_capture = None;
             }
             OptionEffect::StrengthChanged => {
                 let wanted = self.options.effective_hash_mb();
@@ -261,6 +265,7 @@ impl Engine {
             Ok(game) => {
                 self.position = game.position;
                 self.history = game.history;
+                self.last_capture = game.last_capture;
             }
             Err(error) => self.out.error(error),
         }
@@ -334,6 +339,7 @@ impl Engine {
         let job = SearchJob {
             position: self.position.clone(),
             history: self.history.clone(),
+            last_capture: self.last_capture,
             limits,
             multipv: self.options.multipv,
             threads: self.options.threads,

@@ -3,7 +3,7 @@
 
 use super::command::Start;
 use super::options::Variant;
-use crate::rules::{FenError, MoveError, Position};
+use crate::rules::{FenError, MoveError, Position, Square};
 use std::fmt;
 
 /// Where `position startpos` starts in each variant.
@@ -11,12 +11,14 @@ pub fn start_position(variant: Variant) -> Position {
     variant.start_position()
 }
 
-/// The game as a `position` command gives it: the current position and the keys of the
-/// positions before it, oldest first (for repetitions).
+/// The game as a `position` command gives it: the current position, the keys of the
+/// positions before it, oldest first (for repetitions), and where the last move captured.
 #[derive(Clone, Debug)]
 pub struct GameState {
     pub position: Position,
     pub history: Vec<u64>,
+    /// The square on which the last move captured, if it did.
+    pub last_capture: Option<Square>,
 }
 
 /// Why a `position` command was refused.
@@ -52,13 +54,35 @@ pub fn read_position(start: &Start, moves: &[String], variant: Variant) -> Resul
         })?,
     };
     let mut history = Vec::with_capacity(moves.len());
+    let mut last_capture = None;
     for (index, text) in moves.iter().enumerate() {
         let (m, reveal) = position.parse_played_move(text).map_err(|error| PositionError::Move {
             index: index + 1,
             error,
         })?;
         history.push(position.hash());
+        last_capture = position.is_capture(m).then(|| m.to());
         position.play_mut(m, reveal);
     }
-    Ok(GameState { position, history })
+    Ok(GameState {
+        position,
+        history,
+        last_capture,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_capture_is_where_the_last_move_took() {
+        let moves = |text: &str| text.split_whitespace().map(String::from).collect::<Vec<_>>();
+        let game = read_position(&Start::StartPos, &moves("e2e4 d7d5 e4d5"), Variant::Chess).unwrap();
+        assert_eq!(game.last_capture, Some("d5".parse().unwrap()));
+        let game = read_position(&Start::StartPos, &moves("e2e4 d7d5 e4d5 g8f6"), Variant::Chess).unwrap();
+        assert_eq!(game.last_capture, None);
+        let game = read_position(&Start::StartPos, &[], Variant::Chess).unwrap();
+        assert_eq!(game.last_capture, None);
+    }
 }

@@ -143,7 +143,7 @@ pub fn run_with_memory(
             if choosing && last.len() > 1 {
                 last.sort_by_key(|&(_, index, _, _)| index);
                 let scored: Vec<(Move, i32)> = last.iter().map(|&(_, _, m, score)| (m, score)).collect();
-                let chosen = level::choose(&job.level, &scored, job.position.hash(), job.seed);
+                let chosen = level::choose(&job.level, &scored, job.position.hash(), job.seed, job.last_capture);
                 if chosen.is_some() && chosen != result.best_move {
                     result.best_move = chosen;
                     result.ponder_move = None;

@@ -6,7 +6,7 @@ use super::evaluator::Evaluator;
 use super::level::LevelParams;
 use super::limits::Limits;
 use super::score::{Score, ScoreBound};
-use crate::rules::{Move, Position};
+use crate::rules::{Move, Position, Square};
 use std::time::Duration;
 
 /// One search to run.
@@ -15,6 +15,9 @@ pub struct SearchJob {
     pub position: Position,
     /// Keys of the game's earlier positions, oldest first (for repetitions).
     pub history: Vec<u64>,
+    /// The square on which the opponent's last move captured, if it did (a weaker level
+    /// recaptures there as people do).
+    pub last_capture: Option<Square>,
     pub limits: Limits,
     pub multipv: usize,
     pub threads: usize,
@@ -39,6 +42,7 @@ impl SearchJob {
         SearchJob {
             position,
             history: Vec::new(),
+            last_capture: None,
             limits,
             multipv: 1,
             threads: 1,

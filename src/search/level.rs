@@ -11,12 +11,17 @@
 //! - it picks among the best few moves with a chance that falls with each move's score
 //!   (a softmax over the root moves' scores with a temperature in centipawns, the idea of
 //!   Stockfish's skill levels and of GNU Backgammon's noisy levels);
+//! - but it does not miss what nobody misses: a move its own search scores more than
+//!   `max_loss_cp` below its best is never picked (so an only move is always found, and the
+//!   softmax adds small errors, never a lost game), and a recapture on the square of the
+//!   opponent's last capture, when that is its best move, is taken outright with
+//!   `recapture_pct` percent chance;
 //! - it misjudges the chance element as a beginner does: with `naive_covers` it values each
 //!   covered piece as its cover (a covered rook as a rook), ignoring what the pool holds.
 
 use super::limits::Limits;
 use crate::rules::splitmix::mix;
-use crate::rules::Move;
+use crate::rules::{Move, Square};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
@@ -52,6 +57,15 @@ pub struct LevelParams {
     /// Value covered pieces as their covers instead of by their pools.
     #[serde(default)]
     pub naive_covers: bool,
+    /// Largest loss in centipawns, by the level's own scores, of a move the choice may pick
+    /// against the best (none: no limit). An only move, with every other candidate further
+    /// behind, is always played.
+    #[serde(default)]
+    pub max_loss_cp: Option<i32>,
+    /// Percent chance that a best move recapturing on the square of the opponent's last
+    /// capture is played without the choice.
+    #[serde(default)]
+    pub recapture_pct: u8,
     /// The level's calibrated Elo (what `UCI_Elo` interpolates between), if known.
     #[serde(default)]
     pub elo: Option<f64>,
@@ -72,6 +86,8 @@ impl LevelParams {
         candidates: 1,
         temperature_cp: 0,
         naive_covers: false,
+        max_loss_cp: None,
+        recapture_pct: 0,
         elo: None,
     };
 
@@ -90,24 +106,58 @@ pub struct LevelTable {
 impl Default for LevelTable {
     /// The compiled-in levels.
     fn default() -> LevelTable {
-        let level =
-            |depth, nodes, movetime_ms, hash_mb, noise_cp, candidates, temperature_cp, naive_covers, elo| LevelParams {
-                depth,
-                nodes,
-                movetime_ms,
-                hash_mb,
-                noise_cp,
-                candidates,
-                temperature_cp,
-                naive_covers,
-                elo: Some(elo),
-            };
         LevelTable {
             levels: [
-                level(None, Some(500), Some(10), Some(1), 150, 8, 180, true, 830.0),
-                level(None, Some(3_500), Some(25), Some(1), 75, 5, 80, true, 1203.0),
-                level(None, Some(12_500), Some(60), Some(2), 30, 3, 25, false, 1446.0),
-                level(None, Some(42_500), Some(150), Some(4), 8, 2, 5, false, 1764.0),
+                LevelParams {
+                    nodes: Some(500),
+                    movetime_ms: Some(10),
+                    hash_mb: Some(1),
+                    noise_cp: 100,
+                    candidates: 4,
+                    temperature_cp: 80,
+                    naive_covers: true,
+                    max_loss_cp: Some(150),
+                    recapture_pct: 90,
+                    elo: Some(830.0),
+                    ..LevelParams::FULL
+                },
+                LevelParams {
+                    nodes: Some(3_500),
+                    movetime_ms: Some(25),
+                    hash_mb: Some(1),
+                    noise_cp: 75,
+                    candidates: 6,
+                    temperature_cp: 130,
+                    naive_covers: true,
+                    max_loss_cp: Some(150),
+                    recapture_pct: 95,
+                    elo: Some(1203.0),
+                    ..LevelParams::FULL
+                },
+                LevelParams {
+                    nodes: Some(12_500),
+                    movetime_ms: Some(60),
+                    hash_mb: Some(2),
+                    noise_cp: 50,
+                    candidates: 5,
+                    temperature_cp: 90,
+                    max_loss_cp: Some(150),
+                    recapture_pct: 100,
+                    elo: Some(1446.0),
+                    ..LevelParams::FULL
+                },
+                LevelParams {
+                    nodes: Some(42_500),
+                    movetime_ms: Some(150),
+                    hash_mb: Some(4),
+                    noise_cp: 30,
+                    candidates: 4,
+                    temperature_cp: 70,
+                    max_loss_cp: Some(130),
+                    recapture_pct: 100,
+                    elo: Some(1764.0),
+                    ..LevelParams::FULL
+                },
                 LevelParams {
                     elo: Some(2000.0),
                     ..LevelParams::FULL
@@ -213,6 +263,12 @@ impl LevelTable {
             if params.hash_mb.is_some_and(|mb| mb == 0 || mb > 16384) {
                 return bad("hash_mb must be 1..=16384");
             }
+            if params.max_loss_cp.is_some_and(|cap| !(0..=3000).contains(&cap)) {
+                return bad("max_loss_cp must be 0..=3000");
+            }
+            if params.recapture_pct > 100 {
+                return bad("recapture_pct must be 0..=100");
+            }
         }
         Ok(LevelTable { levels })
     }
@@ -238,7 +294,7 @@ impl LevelTable {
 
     /// The parameters for a target Elo (`UCI_Elo`): between the two levels around it, each
     /// parameter moved the fraction of the way the Elo is (caps on a log scale; a missing cap
-    /// counts as ten times the other level's).
+    /// counts as ten times the other level's; a missing `max_loss_cp` takes the other level's).
     pub fn for_elo(&self, elo: f64) -> LevelParams {
         let elos = self.elos();
         let elo = elo.clamp(elos[0], elos[4]);
@@ -271,6 +327,11 @@ impl LevelTable {
             candidates: linear(low.candidates as f64, high.candidates as f64).round().max(1.0) as usize,
             temperature_cp: linear(low.temperature_cp as f64, high.temperature_cp as f64).round() as i32,
             naive_covers: if t < 0.5 { low.naive_covers } else { high.naive_covers },
+            max_loss_cp: match (low.max_loss_cp, high.max_loss_cp) {
+                (Some(a), Some(b)) => Some(linear(a as f64, b as f64).round() as i32),
+                (a, b) => a.or(b),
+            },
+            recapture_pct: linear(low.recapture_pct as f64, high.recapture_pct as f64).round() as u8,
             elo: Some(elo),
         }
     }
@@ -310,29 +371,55 @@ pub fn noise(key: u64, seed: u64, amplitude: i32) -> i32 {
 }
 
 /// Picks the move to play among root moves with their scores (best first), as the level's
-/// softmax choice: move i has weight exp(-(best - score_i) / temperature). The draw is a fixed
-/// function of the position key and the seed.
-pub fn choose(params: &LevelParams, lines: &[(Move, i32)], key: u64, seed: u64) -> Option<Move> {
-    let (_, best) = *lines.first()?;
-    let count = lines.len().min(params.candidates.max(1));
-    if count == 1 || params.temperature_cp <= 0 {
-        return Some(lines[0].0);
+/// choice:
+/// - a best move that recaptures on `recapture` (the square of the opponent's last capture)
+///   is played outright with `recapture_pct` percent chance;
+/// - otherwise the draw is among the first `candidates` moves that lose at most
+///   `max_loss_cp` against the best (so an only move is always played), as a softmax: move
+///   i has weight exp(-(best - score_i) / temperature).
+///
+/// Every draw is a fixed function of the position key and the seed.
+pub fn choose(
+    params: &LevelParams,
+    lines: &[(Move, i32)],
+    key: u64,
+    seed: u64,
+    recapture: Option<Square>,
+) -> Option<Move> {
+    let (best_move, best) = *lines.first()?;
+    if recapture == Some(best_move.to()) && percent_draw(key, seed, 0x2ECA97) < u64::from(params.recapture_pct) {
+        return Some(best_move);
+    }
+    let loss = |score: i32| best.saturating_sub(score).max(0);
+    let candidates: Vec<(Move, i32)> = lines
+        .iter()
+        .take(params.candidates.max(1))
+        .map(|&(m, score)| (m, loss(score)))
+        .filter(|&(_, loss)| params.max_loss_cp.is_none_or(|cap| loss <= cap))
+        .collect();
+    if candidates.len() <= 1 || params.temperature_cp <= 0 {
+        return Some(best_move);
     }
     let temperature = params.temperature_cp as f64;
-    let weights: Vec<f64> = lines[..count]
+    let weights: Vec<f64> = candidates
         .iter()
-        .map(|&(_, score)| (-(best.saturating_sub(score)).max(0) as f64 / temperature).exp())
+        .map(|&(_, loss)| (-loss as f64 / temperature).exp())
         .collect();
     let total: f64 = weights.iter().sum();
     let uniform = (mix(key ^ mix(seed ^ 0xC401CE)) >> 11) as f64 / (1u64 << 53) as f64;
     let mut target = uniform * total;
-    for (i, weight) in weights.iter().enumerate() {
+    for (&(m, _), weight) in candidates.iter().zip(&weights) {
         if target < *weight {
-            return Some(lines[i].0);
+            return Some(m);
         }
         target -= weight;
     }
-    Some(lines[count - 1].0)
+    candidates.last().map(|&(m, _)| m)
+}
+
+/// A draw in 0..100, a fixed function of the position key, the seed and the draw's salt.
+fn percent_draw(key: u64, seed: u64, salt: u64) -> u64 {
+    mix(key ^ mix(seed ^ salt)) % 100
 }
 
 #[cfg(test)]
@@ -359,7 +446,7 @@ mod tests {
             .to_string()
             .contains("5 levels"));
         let mut text = LevelTable::default().to_toml();
-        text = text.replacen("candidates = 8", "candidates = 0", 1);
+        text = text.replacen("candidates = 4", "candidates = 0", 1);
         assert!(LevelTable::parse(&text).unwrap_err().to_string().contains("level 1"));
         // A syntax error says where, never what the file holds.
         let error = LevelTable::parse("[[level]]\ndepth = 3\nspeed = 3\n").unwrap_err();
@@ -414,15 +501,119 @@ mod tests {
         let moves: Vec<Move> = position.legal_moves().iter().copied().take(4).collect();
         let lines: Vec<(Move, i32)> = moves.iter().zip([30, 20, 0, -300]).map(|(&m, s)| (m, s)).collect();
         let params = LevelTable::default().levels[0];
-        let picks: Vec<Move> = (0..200).filter_map(|k| choose(&params, &lines, k, 1)).collect();
+        let picks: Vec<Move> = (0..200).filter_map(|k| choose(&params, &lines, k, 1, None)).collect();
         assert_eq!(
             picks,
             (0..200)
-                .filter_map(|k| choose(&params, &lines, k, 1))
+                .filter_map(|k| choose(&params, &lines, k, 1, None))
                 .collect::<Vec<_>>()
         );
         let count = |m: Move| picks.iter().filter(|&&p| p == m).count();
         assert!(count(moves[0]) > count(moves[2]) && count(moves[2]) > count(moves[3]));
-        assert_eq!(choose(&LevelParams::FULL, &lines, 5, 5), Some(moves[0]));
+        assert_eq!(choose(&LevelParams::FULL, &lines, 5, 5, None), Some(moves[0]));
+    }
+
+    /// The first legal moves of the start position with the given scores, best first.
+    fn scored_lines(scores: &[i32]) -> Vec<(Move, i32)> {
+        let position = crate::rules::Position::standard_start();
+        position
+            .legal_moves()
+            .iter()
+            .copied()
+            .zip(scores.iter().copied())
+            .collect()
+    }
+
+    #[test]
+    fn a_capped_level_never_picks_a_move_losing_more_than_its_cap() {
+        let lines = scored_lines(&[30, 20, -60, -71, -300, -900]);
+        let hot = LevelParams {
+            candidates: 6,
+            temperature_cp: 1000,
+            max_loss_cp: Some(100),
+            ..LevelParams::FULL
+        };
+        let picks: Vec<Move> = (0..2000).filter_map(|k| choose(&hot, &lines, k, 3, None)).collect();
+        let count = |i: usize| picks.iter().filter(|&&p| p == lines[i].0).count();
+        // The moves within 100 cp of the best are all played; the others never.
+        assert!(
+            (0..3).all(|i| count(i) > 400),
+            "{:?}",
+            (0..6).map(count).collect::<Vec<_>>()
+        );
+        assert!((3..6).all(|i| count(i) == 0));
+        // Without the cap the same draw plays them all.
+        let uncapped = LevelParams {
+            max_loss_cp: None,
+            ..hot
+        };
+        let picks: Vec<Move> = (0..2000)
+            .filter_map(|k| choose(&uncapped, &lines, k, 3, None))
+            .collect();
+        assert!(lines.iter().all(|&(m, _)| picks.contains(&m)));
+    }
+
+    #[test]
+    fn an_only_move_is_always_played() {
+        let lines = scored_lines(&[50, -250, -260, -400]);
+        let level = LevelParams {
+            max_loss_cp: Some(250),
+            ..LevelTable::default().levels[0]
+        };
+        assert!((0..1000).all(|k| choose(&level, &lines, k, 9, None) == Some(lines[0].0)));
+    }
+
+    #[test]
+    fn a_recapture_is_taken_as_often_as_the_level_says() {
+        let lines = scored_lines(&[100, 90, 80, 70]);
+        let square = lines[0].0.to();
+        let level = |recapture_pct| LevelParams {
+            candidates: 4,
+            temperature_cp: 200,
+            recapture_pct,
+            ..LevelParams::FULL
+        };
+        let best_count = |params: &LevelParams, recapture: Option<Square>| {
+            (0..1000)
+                .filter(|&k| choose(params, &lines, k, 5, recapture) == Some(lines[0].0))
+                .count()
+        };
+        // Always at 100%, never forced at 0% (the softmax then plays it about a third of the
+        // time), about half-way between at 50%.
+        assert_eq!(best_count(&level(100), Some(square)), 1000);
+        let free = best_count(&level(0), Some(square));
+        assert!((200..450).contains(&free), "{free}");
+        let half = best_count(&level(50), Some(square));
+        assert!((550..750).contains(&half), "{half}");
+        // A capture elsewhere, or a best move that does not go there, changes nothing.
+        assert_eq!(best_count(&level(100), None), free);
+        assert_eq!(best_count(&level(100), Some(lines[1].0.to())), free);
+    }
+
+    #[test]
+    fn files_without_the_new_fields_still_load() {
+        let text = LevelTable::default()
+            .to_toml()
+            .lines()
+            .filter(|line| !line.starts_with("max_loss_cp") && !line.starts_with("recapture_pct"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let table = LevelTable::parse(&text).unwrap();
+        assert!(table
+            .levels
+            .iter()
+            .all(|l| l.max_loss_cp.is_none() && l.recapture_pct == 0));
+        let mut bad = LevelTable::default();
+        bad.levels[2].max_loss_cp = Some(-1);
+        assert!(LevelTable::parse(&bad.to_toml())
+            .unwrap_err()
+            .to_string()
+            .contains("level 3"));
+        bad.levels[2].max_loss_cp = None;
+        bad.levels[2].recapture_pct = 101;
+        assert!(LevelTable::parse(&bad.to_toml())
+            .unwrap_err()
+            .to_string()
+            .contains("recapture_pct"));
     }
 }
