@@ -27,6 +27,24 @@ fn draw(position: &Position, m: veil::rules::Move, rng: &mut Xoshiro256PlusPlus)
     )
 }
 
+/// The positions of a game of random moves from `start` (reveals drawn from the pools), at
+/// most `plies` long, each after its move.
+fn random_game(start: Position, plies: usize, rng: &mut Xoshiro256PlusPlus) -> Vec<Position> {
+    let mut positions = Vec::new();
+    let mut position = start;
+    for _ in 0..plies {
+        let moves = position.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves.as_slice()[rng.gen_range(0..moves.len())];
+        let reveal = draw(&position, m, rng);
+        position = position.play(m, reveal);
+        positions.push(position.clone());
+    }
+    positions
+}
+
 #[test]
 fn incremental_accumulators_equal_fresh_ones_along_random_games() {
     for (network, seed) in [(random_network(1), 11u64), (default_network().as_ref().clone(), 12)] {
@@ -124,19 +142,12 @@ fn a_tiny_network_trains_end_to_end() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
     let mut samples = Vec::new();
     for game in 0..60 {
-        let mut position = if game % 2 == 0 {
+        let position = if game % 2 == 0 {
             Position::covered_start()
         } else {
             Position::standard_start()
         };
-        for _ in 0..40 {
-            let moves = position.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let m = moves.as_slice()[rng.gen_range(0..moves.len())];
-            let reveal = draw(&position, m, &mut rng);
-            position = position.play(m, reveal);
+        for position in random_game(position, 40, &mut rng) {
             let score = veil::search::eval::evaluate(&position).clamp(-2000, 2000) as i16;
             let record = Record {
                 position: position.clone(),
@@ -257,15 +268,7 @@ fn a_correction_learns_what_the_base_lacks() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
     let mut samples = Vec::new();
     for _ in 0..60 {
-        let mut position = Position::covered_start();
-        for _ in 0..30 {
-            let moves = position.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let m = moves.as_slice()[rng.gen_range(0..moves.len())];
-            let reveal = draw(&position, m, &mut rng);
-            position = position.play(m, reveal);
+        for position in random_game(Position::covered_start(), 30, &mut rng) {
             let base = veil::search::eval::evaluate(&position);
             let mover = position.side_to_move();
             let own = (position.covered() & position.pieces(mover)).count() as i32;
