@@ -1,14 +1,9 @@
 //! `veil levels --profile` end to end: one covered game of Level 1 against itself, judged by
 //! the engine at full strength at a tiny node count, gives a table and a JSON report.
 
-use std::process::Command;
+mod common;
 
-fn veil(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_veil"))
-        .args(args)
-        .output()
-        .expect("veil runs")
-}
+use common::veil;
 
 #[test]
 fn a_one_game_profile_judges_every_move() {

@@ -1,14 +1,9 @@
 //! `veil tune` end to end: a short match writes a PGN, the tuner reads it, fits, and writes a
 //! weights file in the form `src/search/weights/values.rs` has.
 
-use std::process::Command;
+mod common;
 
-fn veil(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_veil"))
-        .args(args)
-        .output()
-        .expect("veil runs")
-}
+use common::veil;
 
 #[test]
 fn tune_fits_weights_to_match_games() {

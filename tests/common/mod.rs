@@ -3,6 +3,7 @@
 use veil::tools::perft::{read_suite, SuiteEntry};
 
 /// The entries of `perft/<name>` in the repository.
+#[allow(dead_code)]
 pub fn suite(name: &str) -> Vec<SuiteEntry> {
     let path = format!("{}/perft/{name}", env!("CARGO_MANIFEST_DIR"));
     read_suite(&path).unwrap_or_else(|error| panic!("{error}"))
@@ -16,4 +17,13 @@ pub fn suite_fens() -> Vec<String> {
         .flat_map(suite)
         .map(|entry| entry.fen)
         .collect()
+}
+
+/// Runs the `veil` binary with `args` to its end.
+#[allow(dead_code)]
+pub fn veil(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_veil"))
+        .args(args)
+        .output()
+        .expect("veil runs")
 }
