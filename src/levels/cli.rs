@@ -1,6 +1,7 @@
 //! `veil levels`: calibrate the five strength levels (optionally against anchor engines),
 //! tune them to target Elos and verify the result, or profile how each level errs.
 
+use super::anchored;
 use super::calibrate::{self, Player};
 use super::judge::{self, Judge};
 use super::profile::{self, LevelProfile};
@@ -42,6 +43,11 @@ pub struct LevelsArgs {
     variant: crate::arbiter::cli::VariantArg,
     #[arg(long, default_value = "5+0.05")]
     tc: String,
+    /// Each level plays only the two anchors nearest its Elo in the table (a level below
+    /// every anchor: the lowest anchor and the level above it), --games games each, and its
+    /// Elo is its performance against them at their known Elos.
+    #[arg(long)]
+    nearest_anchors: bool,
     /// Games per pairing of the round robin.
     #[arg(long, default_value_t = 20)]
     games: u64,
@@ -234,6 +240,13 @@ fn run(args: &LevelsArgs) -> Result<(), String> {
         return run_profile(args, &command, &table);
     }
     let anchors = anchors(&args.anchor_groups)?;
+    if args.nearest_anchors {
+        if anchors.is_empty() {
+            return Err("--nearest-anchors: give at least one --anchor with elo=".to_string());
+        }
+        let table = load_table(&args.levels_file)?;
+        return run_anchored(args, &command, &table, &anchors);
+    }
     let mut table = load_table(&args.levels_file)?;
     let mut levels_file = args.levels_file.clone();
     if args.tune {
@@ -269,7 +282,8 @@ fn run(args: &LevelsArgs) -> Result<(), String> {
         table = tuned;
         levels_file = Some(args.write.clone());
     }
-    let players = tune::level_players(&command, levels_file.as_deref(), &table, &anchors);
+    let covered = matches!(args.variant, crate::arbiter::cli::VariantArg::Covered);
+    let players = tune::level_players(&command, levels_file.as_deref(), &table, covered, &anchors);
     let pinned = pinned(args, &players)?;
     let config = config(args, &players)?;
     let calibration = calibrate::calibrate(&config, &players, pinned).map_err(|e| e.to_string())?;
@@ -289,6 +303,94 @@ fn run(args: &LevelsArgs) -> Result<(), String> {
         .map_err(|e| format!("{}: {e}", args.svg.display()))?;
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&calibration).map_err(|e| e.to_string())?;
+        std::fs::write(path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// `veil levels --nearest-anchors`: levels 5 down to 1, each against its nearest anchors.
+fn run_anchored(args: &LevelsArgs, command: &str, table: &LevelTable, anchors: &[Player]) -> Result<(), String> {
+    let covered = matches!(args.variant, crate::arbiter::cli::VariantArg::Covered);
+    let mut measured: Vec<anchored::Performance> = Vec::new();
+    for level in (1..=5u8).rev() {
+        let target = tune::elo_in(table.get(level), covered);
+        let above = measured.last().filter(|p| p.level == level + 1);
+        let picks = anchored::nearest(anchors, target.unwrap_or(f64::INFINITY), above.is_some());
+        let mut opponents: Vec<(EngineSpec, f64, f64)> = picks
+            .iter()
+            .map(|&i| (anchors[i].spec.clone(), anchors[i].nominal.unwrap_or(0.0), 0.0))
+            .collect();
+        if picks.len() < 2 {
+            if let Some(above) = above {
+                opponents.push((
+                    tune::level_spec(command, level + 1, args.levels_file.as_deref()),
+                    above.elo,
+                    above.error,
+                ));
+            }
+        }
+        let me = tune::level_spec(command, level, args.levels_file.as_deref());
+        let mut results = Vec::new();
+        for (number, (spec, elo, error)) in opponents.into_iter().enumerate() {
+            let players = [
+                Player {
+                    spec: me.clone(),
+                    level: Some(level),
+                    nominal: target,
+                },
+                Player {
+                    spec: spec.clone(),
+                    level: None,
+                    nominal: Some(elo),
+                },
+            ];
+            let mut config = config(args, &players)?;
+            config.seed = args.seed.wrapping_add(u64::from(level) * 100 + number as u64);
+            config.pgn = args.pgn.as_deref().map(|path| level_path(path, level));
+            let (_, rows) = runner::run_games(&config).map_err(|e| e.to_string())?;
+            let (games, points) = anchored::tally(&rows);
+            println!("L{level} against {}: {points}/{games}", spec.name);
+            results.push(anchored::Opponent {
+                name: spec.name,
+                elo,
+                elo_error: error,
+                games,
+                points,
+            });
+        }
+        let performance = anchored::performance(level, target, results);
+        println!(
+            "L{level}: Elo {:.0} +/- {:.0} over {} games (target {})",
+            performance.elo,
+            performance.error,
+            performance.games(),
+            target.map_or("-".to_string(), |t| format!("{t:.0}"))
+        );
+        measured.push(performance);
+    }
+    measured.reverse();
+    println!("| level | target | Elo | 95% | off target | games | score | opponents |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    for p in &measured {
+        let against: Vec<String> = p
+            .opponents
+            .iter()
+            .map(|o| format!("{} {}/{}", o.name, o.points, o.games))
+            .collect();
+        println!(
+            "| {} | {} | {:.0} | ± {:.0} | {} | {} | {:.1}% | {} |",
+            p.level,
+            p.target.map_or("-".to_string(), |t| format!("{t:.0}")),
+            p.elo,
+            p.error,
+            p.target.map_or("-".to_string(), |t| format!("{:+.0}", p.elo - t)),
+            p.games(),
+            100.0 * p.points() / p.games().max(1) as f64,
+            against.join(", ")
+        );
+    }
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&measured).map_err(|e| e.to_string())?;
         std::fs::write(path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(())

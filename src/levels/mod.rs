@@ -31,6 +31,7 @@
 //! assert!(svg("Levels", &points).starts_with("<?xml"));
 //! ```
 
+pub mod anchored;
 pub mod calibrate;
 pub mod chart;
 pub mod cli;

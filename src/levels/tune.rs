@@ -1,19 +1,32 @@
 //! Tuning the levels to target Elos by matches. Level 5 (full strength) stays as it is and
 //! defines the top of the scale; going down, each level's strength knob, its node cap per
 //! move, is searched on a log scale so that it scores against the level above as the target
-//! gap says: a probe match gives the Elo difference, and the next node cap moves by the miss
-//! divided by the Elo a doubling of nodes is worth (a secant step once two probes exist, so
-//! the slope is learned from the matches). Depth caps are lifted on tuned levels so that the
-//! node cap governs; time caps stay, since they bound what a level costs to host.
+//! gap says.
+//!
+//! Each probe match gives the Elo difference at one node cap. The tuner fits a line, Elo
+//! against log2(nodes), through all the probes of a level so far, each weighted by its
+//! games (its inverse variance), with a prior on the slope (the Elo a doubling of nodes is
+//! worth) that the probes soon outweigh. The next probe goes where the line meets the
+//! target, and the level's final node cap is where the line through all its probes meets
+//! it: every game of every probe counts, not just the last probe's. Depth caps are lifted on
+//! tuned levels so that the node cap governs; time caps stay, since they bound what a level
+//! costs to host.
 
 use super::calibrate::Player;
 use crate::arbiter::engine::EngineSpec;
+use crate::arbiter::record::Variant;
 use crate::arbiter::runner::{self, MatchConfig};
-use crate::search::level::LevelTable;
+use crate::search::level::{LevelParams, LevelTable};
 use std::path::Path;
 
-/// Elo a doubling of nodes is taken to be worth before any probe measures it.
-const FIRST_SLOPE: f64 = 120.0;
+/// Elo a doubling of nodes is taken to be worth before the probes measure it.
+const PRIOR_SLOPE: f64 = 120.0;
+/// The prior's standard deviation on that slope, in Elo per doubling.
+const PRIOR_SLOPE_SD: f64 = 60.0;
+/// The slope the fit may take, in Elo per doubling.
+const SLOPE_RANGE: (f64, f64) = (30.0, 400.0);
+/// How far one probe may move the node cap from the last, in doublings.
+const MAX_STEP: f64 = 4.0;
 const MIN_NODES: u64 = 16;
 const MAX_NODES: u64 = 20_000_000;
 
@@ -72,10 +85,9 @@ pub fn tune(
     for index in (0..4).rev() {
         let level = index as u8 + 1;
         let wanted = targets[index] - targets[index + 1];
-        let mut tried: Vec<(f64, f64)> = Vec::new();
+        let mut tried: Vec<Point> = Vec::new();
         let mut nodes = table.levels[index].nodes.unwrap_or(100_000).clamp(MIN_NODES, MAX_NODES);
         table.levels[index].depth = None;
-        let mut best: Option<(f64, u64)> = None;
         for round in 0..iterations.max(1) {
             table.levels[index].nodes = Some(nodes);
             std::fs::write(work_file, table.to_toml())?;
@@ -103,40 +115,161 @@ pub fn tune(
             };
             log(&probe);
             probes.push(probe);
-            let miss = (measured - wanted).abs();
-            if best.is_none_or(|(m, _)| miss < m) {
-                best = Some((miss, nodes));
-            }
-            let position = (nodes as f64).log2();
-            tried.push((position, measured));
-            let slope = match tried.as_slice() {
-                [.., (x1, y1), (x2, y2)] if (x2 - x1).abs() > 0.05 => ((y2 - y1) / (x2 - x1)).clamp(40.0, 400.0),
-                _ => FIRST_SLOPE,
-            };
-            let step = ((wanted - measured) / slope).clamp(-4.0, 4.0);
-            nodes = 2f64
-                .powf(position + step)
-                .round()
-                .clamp(MIN_NODES as f64, MAX_NODES as f64) as u64;
+            tried.push(Point {
+                log_nodes: (nodes as f64).log2(),
+                elo: measured,
+                error,
+            });
+            let line = fit_line(&tried);
+            let step = (line.log_nodes_at(wanted) - (nodes as f64).log2()).clamp(-MAX_STEP, MAX_STEP);
+            nodes = nodes_at((nodes as f64).log2() + step);
         }
-        table.levels[index].nodes = best.map(|(_, n)| n);
+        let line = fit_line(&tried);
+        table.levels[index].nodes = Some(nodes_at(line.log_nodes_at(wanted)));
     }
+    let covered = template.variant == Variant::Covered;
     for (params, target) in table.levels.iter_mut().zip(targets) {
-        params.elo = Some(target);
+        set_elo(params, covered, target);
     }
     Ok((table, probes))
 }
 
+/// The level's Elo in the variant: the covered ladder's, or plain chess's.
+pub fn elo_in(params: &LevelParams, covered: bool) -> Option<f64> {
+    if covered {
+        params.covered_elo
+    } else {
+        params.elo
+    }
+}
+
+fn set_elo(params: &mut LevelParams, covered: bool, elo: f64) {
+    if covered {
+        params.covered_elo = Some(elo);
+    } else {
+        params.elo = Some(elo);
+    }
+}
+
+fn nodes_at(log_nodes: f64) -> u64 {
+    2f64.powf(log_nodes).round().clamp(MIN_NODES as f64, MAX_NODES as f64) as u64
+}
+
+/// One probe as the fit sees it.
+#[derive(Clone, Copy, Debug)]
+struct Point {
+    log_nodes: f64,
+    elo: f64,
+    /// The 95% error of the measured Elo.
+    error: f64,
+}
+
+/// Elo = intercept + slope * log2(nodes).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Line {
+    intercept: f64,
+    slope: f64,
+}
+
+impl Line {
+    fn log_nodes_at(&self, elo: f64) -> f64 {
+        (elo - self.intercept) / self.slope
+    }
+}
+
+/// The weighted least-squares line through the probes, with a normal prior on the slope
+/// (mean [`PRIOR_SLOPE`], deviation [`PRIOR_SLOPE_SD`]): with one probe the line is the
+/// prior's slope through it; with more, the probes decide. A probe's weight is its inverse
+/// variance (a probe that scored 0% or 100% has an infinite error and is given the weight
+/// of a 40-Elo-wide one, so that it still pushes the line).
+fn fit_line(points: &[Point]) -> Line {
+    let weight = |p: &Point| {
+        let sd = if p.error.is_finite() && p.error > 0.0 {
+            p.error / 1.96
+        } else {
+            400.0 / 1.96
+        };
+        1.0 / (sd * sd).max(1.0)
+    };
+    let total: f64 = points.iter().map(weight).sum();
+    if points.is_empty() || total <= 0.0 {
+        return Line {
+            intercept: 0.0,
+            slope: PRIOR_SLOPE,
+        };
+    }
+    let mean_x = points.iter().map(|p| weight(p) * p.log_nodes).sum::<f64>() / total;
+    let mean_y = points.iter().map(|p| weight(p) * p.elo).sum::<f64>() / total;
+    let sxx: f64 = points.iter().map(|p| weight(p) * (p.log_nodes - mean_x).powi(2)).sum();
+    let sxy: f64 = points
+        .iter()
+        .map(|p| weight(p) * (p.log_nodes - mean_x) * (p.elo - mean_y))
+        .sum();
+    let prior = 1.0 / (PRIOR_SLOPE_SD * PRIOR_SLOPE_SD);
+    let slope = ((sxy + prior * PRIOR_SLOPE) / (sxx + prior)).clamp(SLOPE_RANGE.0, SLOPE_RANGE.1);
+    Line {
+        intercept: mean_y - slope * mean_x,
+        slope,
+    }
+}
+
 /// The players of a calibration of levels 1..=5 of `command` (with a levels file, if given)
 /// and the anchors after them.
-pub fn level_players(command: &str, levels_file: Option<&Path>, table: &LevelTable, anchors: &[Player]) -> Vec<Player> {
+/// Their nominal Elos are the table's for the variant (`covered`: the covered ladder's).
+pub fn level_players(
+    command: &str,
+    levels_file: Option<&Path>,
+    table: &LevelTable,
+    covered: bool,
+    anchors: &[Player],
+) -> Vec<Player> {
     let mut players: Vec<Player> = (1..=5u8)
         .map(|level| Player {
             spec: level_spec(command, level, levels_file),
             level: Some(level),
-            nominal: table.get(level).elo,
+            nominal: elo_in(table.get(level), covered),
         })
         .collect();
     players.extend(anchors.iter().cloned());
     players
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(nodes: f64, elo: f64, error: f64) -> Point {
+        Point {
+            log_nodes: nodes.log2(),
+            elo,
+            error,
+        }
+    }
+
+    #[test]
+    fn one_probe_takes_the_prior_slope() {
+        let line = fit_line(&[point(1024.0, -300.0, 60.0)]);
+        assert!((line.slope - PRIOR_SLOPE).abs() < 1e-9);
+        assert!((line.log_nodes_at(-300.0) - 10.0).abs() < 1e-9);
+        // 120 Elo short: one doubling more.
+        assert!((line.log_nodes_at(-180.0) - 11.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn precise_probes_outweigh_the_prior() {
+        // Exactly 200 Elo a doubling, measured tightly.
+        let points: Vec<Point> = [(256.0, -600.0), (1024.0, -200.0), (4096.0, 200.0)]
+            .iter()
+            .map(|&(n, e)| point(n, e, 20.0))
+            .collect();
+        let line = fit_line(&points);
+        assert!((line.slope - 200.0).abs() < 2.0, "{line:?}");
+        assert!((line.log_nodes_at(-200.0) - 10.0).abs() < 0.02, "{line:?}");
+    }
+
+    #[test]
+    fn a_shutout_still_pushes_the_line() {
+        let line = fit_line(&[point(64.0, -800.0, f64::INFINITY), point(512.0, -250.0, 80.0)]);
+        assert!(line.slope > 0.0 && line.log_nodes_at(-250.0) > 6.0);
+    }
 }

@@ -22,6 +22,7 @@
 use super::limits::Limits;
 use crate::rules::splitmix::mix;
 use crate::rules::{Move, Square};
+use once_cell::sync::Lazy;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
@@ -66,9 +67,13 @@ pub struct LevelParams {
     /// capture is played without the choice.
     #[serde(default)]
     pub recapture_pct: u8,
-    /// The level's calibrated Elo (what `UCI_Elo` interpolates between), if known.
+    /// The level's Elo in plain chess on Stockfish's `UCI_Elo` scale (what `UCI_Elo`
+    /// interpolates between), if known.
     #[serde(default)]
     pub elo: Option<f64>,
+    /// The level's Elo on the covered-chess ladder (its own scale, Level 5 pinned), if known.
+    #[serde(default)]
+    pub covered_elo: Option<f64>,
 }
 
 fn one() -> usize {
@@ -89,11 +94,16 @@ impl LevelParams {
         max_loss_cp: None,
         recapture_pct: 0,
         elo: None,
+        covered_elo: None,
     };
 
     /// Whether the level weakens the search at all (its Elo aside).
     pub fn is_full(&self) -> bool {
-        LevelParams { elo: None, ..*self } == LevelParams::FULL
+        LevelParams {
+            elo: None,
+            covered_elo: None,
+            ..*self
+        } == LevelParams::FULL
     }
 }
 
@@ -103,67 +113,16 @@ pub struct LevelTable {
     pub levels: [LevelParams; 5],
 }
 
+/// The compiled-in table, as a levels file: `scripts/retune-levels.sh` rewrites it.
+const COMPILED_IN: &str = include_str!("levels.toml");
+
+static DEFAULT_TABLE: Lazy<LevelTable> =
+    Lazy::new(|| LevelTable::parse(COMPILED_IN).expect("the compiled-in levels table is valid"));
+
 impl Default for LevelTable {
-    /// The compiled-in levels.
+    /// The compiled-in levels (`src/search/levels.toml`).
     fn default() -> LevelTable {
-        LevelTable {
-            levels: [
-                LevelParams {
-                    nodes: Some(500),
-                    movetime_ms: Some(10),
-                    hash_mb: Some(1),
-                    noise_cp: 100,
-                    candidates: 4,
-                    temperature_cp: 80,
-                    naive_covers: true,
-                    max_loss_cp: Some(150),
-                    recapture_pct: 90,
-                    elo: Some(830.0),
-                    ..LevelParams::FULL
-                },
-                LevelParams {
-                    nodes: Some(3_500),
-                    movetime_ms: Some(25),
-                    hash_mb: Some(1),
-                    noise_cp: 75,
-                    candidates: 6,
-                    temperature_cp: 130,
-                    naive_covers: true,
-                    max_loss_cp: Some(150),
-                    recapture_pct: 95,
-                    elo: Some(1203.0),
-                    ..LevelParams::FULL
-                },
-                LevelParams {
-                    nodes: Some(12_500),
-                    movetime_ms: Some(60),
-                    hash_mb: Some(2),
-                    noise_cp: 50,
-                    candidates: 5,
-                    temperature_cp: 90,
-                    max_loss_cp: Some(150),
-                    recapture_pct: 100,
-                    elo: Some(1446.0),
-                    ..LevelParams::FULL
-                },
-                LevelParams {
-                    nodes: Some(42_500),
-                    movetime_ms: Some(150),
-                    hash_mb: Some(4),
-                    noise_cp: 30,
-                    candidates: 4,
-                    temperature_cp: 70,
-                    max_loss_cp: Some(130),
-                    recapture_pct: 100,
-                    elo: Some(1764.0),
-                    ..LevelParams::FULL
-                },
-                LevelParams {
-                    elo: Some(2000.0),
-                    ..LevelParams::FULL
-                },
-            ],
-        }
+        *DEFAULT_TABLE
     }
 }
 
@@ -333,6 +292,10 @@ impl LevelTable {
             },
             recapture_pct: linear(low.recapture_pct as f64, high.recapture_pct as f64).round() as u8,
             elo: Some(elo),
+            covered_elo: match (low.covered_elo, high.covered_elo) {
+                (Some(a), Some(b)) => Some(linear(a, b)),
+                _ => None,
+            },
         }
     }
 

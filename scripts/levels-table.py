@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Writes a levels table with measured Elos, and the table of levels in docs/levels.md.
+
+Reads a levels file (TOML, as `veil levels --tune --write` leaves it), sets each level's
+`covered_elo` from a covered calibration (`veil levels --json`) and its `elo` from a plain
+chess measurement against anchors (`veil levels --nearest-anchors --json`), writes the
+result, and rewrites the block between the markers in the doc:
+
+    <!-- levels-table:begin -->
+    ...
+    <!-- levels-table:end -->
+
+Usage: levels-table.py TABLE.toml [--covered C.json] [--chess P.json] [--write OUT.toml]
+                       [--doc docs/levels.md]
+"""
+
+import argparse
+import json
+import sys
+import tomllib
+
+# The order `veil` writes a level's keys in.
+KEYS = [
+    "depth",
+    "nodes",
+    "movetime_ms",
+    "hash_mb",
+    "noise_cp",
+    "candidates",
+    "temperature_cp",
+    "naive_covers",
+    "max_loss_cp",
+    "recapture_pct",
+    "elo",
+    "covered_elo",
+]
+BEGIN = "<!-- levels-table:begin -->"
+END = "<!-- levels-table:end -->"
+
+
+def value(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return f"{v:.1f}"
+    return str(v)
+
+
+def to_toml(levels):
+    blocks = []
+    for level in levels:
+        lines = ["[[level]]"]
+        lines += [f"{k} = {value(level[k])}" for k in KEYS if k in level]
+        blocks.append("\n".join(lines) + "\n")
+    return "\n".join(blocks)
+
+
+def markdown(levels):
+    rows = [
+        "| level | nodes | ms cap | noise cp | candidates | temperature cp | loss cap cp "
+        "| recapture % | covered pieces as | plain Elo (`UCI_Elo` scale) | covered Elo (ladder) |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |",
+    ]
+    for number, level in enumerate(levels, 1):
+        def get(key, default):
+            return value(level[key]) if key in level else default
+
+        def elo(key):
+            return f"{level[key]:.0f}" if key in level else "-"
+
+        cells = [
+            str(number),
+            get("nodes", "no cap"),
+            get("movetime_ms", "no cap"),
+            get("noise_cp", "0"),
+            get("candidates", "1"),
+            get("temperature_cp", "0"),
+            get("max_loss_cp", "none"),
+            get("recapture_pct", "0"),
+            "their covers" if level.get("naive_covers") else "their pools",
+            elo("elo"),
+            elo("covered_elo"),
+        ]
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("table")
+    parser.add_argument("--covered")
+    parser.add_argument("--chess")
+    parser.add_argument("--write")
+    parser.add_argument("--doc")
+    args = parser.parse_args()
+
+    with open(args.table, "rb") as f:
+        levels = tomllib.load(f)["level"]
+    if len(levels) != 5:
+        sys.exit(f"{args.table}: expected 5 levels, found {len(levels)}")
+    if args.covered:
+        with open(args.covered) as f:
+            for line in json.load(f)["lines"]:
+                if line.get("level") and line.get("elo") is not None:
+                    levels[line["level"] - 1]["covered_elo"] = round(line["elo"])
+    if args.chess:
+        with open(args.chess) as f:
+            for performance in json.load(f):
+                levels[performance["level"] - 1]["elo"] = round(performance["elo"])
+    for level in levels:
+        for key in ("elo", "covered_elo"):
+            if key in level:
+                level[key] = float(level[key])
+
+    text = to_toml(levels)
+    if args.write:
+        with open(args.write, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    if args.doc:
+        with open(args.doc) as f:
+            doc = f.read()
+        if BEGIN not in doc or END not in doc:
+            sys.exit(f"{args.doc}: no {BEGIN} ... {END} block")
+        head, rest = doc.split(BEGIN, 1)
+        _, tail = rest.split(END, 1)
+        with open(args.doc, "w") as f:
+            f.write(head + BEGIN + "\n" + markdown(levels) + END + tail)
+
+
+if __name__ == "__main__":
+    main()
