@@ -29,6 +29,7 @@ KEYS = [
     "candidates",
     "temperature_cp",
     "naive_covers",
+    "network",
     "max_loss_cp",
     "recapture_pct",
     "elo",
@@ -58,8 +59,8 @@ def to_toml(levels):
 def markdown(levels):
     rows = [
         "| level | nodes | ms cap | noise cp | candidates | temperature cp | loss cap cp "
-        "| recapture % | covered pieces as | plain Elo (`UCI_Elo` scale) | covered Elo (ladder) |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |",
+        "| recapture % | covered pieces as | evaluation | plain Elo (`UCI_Elo` scale) | covered Elo (ladder) |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |",
     ]
     for number, level in enumerate(levels, 1):
         def get(key, default):
@@ -78,6 +79,7 @@ def markdown(levels):
             get("max_loss_cp", "none"),
             get("recapture_pct", "0"),
             "their covers" if level.get("naive_covers") else "their pools",
+            "network" if level.get("network") or number == 5 else "hand-written",
             elo("elo"),
             elo("covered_elo"),
         ]

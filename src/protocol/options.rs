@@ -412,11 +412,12 @@ impl Options {
         }
     }
 
-    /// The evaluation a search uses: the network at full strength when `UseNNUE` is on (in
-    /// plain chess only with `NNUEPlainChess`), else the hand-written one (the levels were
-    /// calibrated with it).
+    /// The evaluation a search uses: the network when `UseNNUE` is on (in plain chess only
+    /// with `NNUEPlainChess`) at full strength and at the levels whose row says `network`,
+    /// else the hand-written one.
     pub fn evaluator(&self) -> Evaluator {
-        if self.use_network && self.strength().is_full() {
+        let strength = self.strength();
+        if self.use_network && (strength.is_full() || strength.network) {
             Evaluator::Network {
                 network: Arc::clone(&self.network),
                 plain_chess: self.network_in_plain_chess,
@@ -614,6 +615,25 @@ mod tests {
         assert_eq!((options.move_overhead_ms, options.level, options.seed), (10, 5, 0));
         assert_eq!(options.uci_elo, LevelTable::default().elo_range().1 as u32);
         assert!(!options.hash_set && !options.ponder && !options.limit_strength && !options.cover_baseline);
+    }
+
+    #[test]
+    fn the_levels_that_say_network_evaluate_with_it() {
+        let mut options = Options::default();
+        let uses_network = |options: &Options| matches!(options.evaluator(), Evaluator::Network { .. });
+        assert!(uses_network(&options), "full strength");
+        for level in 1..=4u8 {
+            options.set("Level", Some(&level.to_string())).unwrap();
+            assert_eq!(
+                uses_network(&options),
+                options.levels.get(level).network,
+                "level {level}"
+            );
+        }
+        options.set("UseNNUE", Some("false")).unwrap();
+        assert!(!uses_network(&options));
+        options.set("Level", Some("5")).unwrap();
+        assert!(!uses_network(&options));
     }
 
     #[test]

@@ -58,6 +58,10 @@ pub struct LevelParams {
     /// Value covered pieces as their covers instead of by their pools.
     #[serde(default)]
     pub naive_covers: bool,
+    /// Evaluate with the network wherever the engine at full strength would (`UseNNUE` on,
+    /// covered chess unless `NNUEPlainChess`), instead of the hand-written evaluation.
+    #[serde(default)]
+    pub network: bool,
     /// Largest loss in centipawns, by the level's own scores, of a move the choice may pick
     /// against the best (none: no limit). An only move, with every other candidate further
     /// behind, is always played.
@@ -91,6 +95,7 @@ impl LevelParams {
         candidates: 1,
         temperature_cp: 0,
         naive_covers: false,
+        network: false,
         max_loss_cp: None,
         recapture_pct: 0,
         elo: None,
@@ -286,6 +291,7 @@ impl LevelTable {
             candidates: linear(low.candidates as f64, high.candidates as f64).round().max(1.0) as usize,
             temperature_cp: linear(low.temperature_cp as f64, high.temperature_cp as f64).round() as i32,
             naive_covers: if t < 0.5 { low.naive_covers } else { high.naive_covers },
+            network: if t < 0.5 { low.network } else { high.network },
             max_loss_cp: match (low.max_loss_cp, high.max_loss_cp) {
                 (Some(a), Some(b)) => Some(linear(a as f64, b as f64).round() as i32),
                 (a, b) => a.or(b),

@@ -22,17 +22,30 @@ pub struct TimeBudget {
 }
 
 impl TimeBudget {
+    /// The budget of `movetime` and of the clock: with both (a level's time cap under a
+    /// clock, say), the tighter of each limit, so a cap never spends time the clock lacks.
     pub fn new(limits: &Limits, move_overhead: Duration) -> TimeBudget {
-        if let Some(movetime) = limits.movetime {
-            let time = movetime.saturating_sub(move_overhead).max(Duration::from_millis(1));
-            return TimeBudget {
+        let fixed = limits
+            .movetime
+            .map(|movetime| movetime.saturating_sub(move_overhead).max(Duration::from_millis(1)));
+        let clock = TimeBudget::of_clock(limits, move_overhead);
+        match (fixed, clock) {
+            (Some(time), Some(clock)) => TimeBudget {
+                soft: clock.soft.map(|soft| soft.min(time)),
+                hard: clock.hard.map(|hard| hard.min(time)),
+            },
+            (Some(time), None) => TimeBudget {
                 soft: Some(time),
                 hard: Some(time),
-            };
+            },
+            (None, Some(clock)) => clock,
+            (None, None) => TimeBudget { soft: None, hard: None },
         }
-        let Some(left) = limits.time_left else {
-            return TimeBudget { soft: None, hard: None };
-        };
+    }
+
+    /// The budget the clock allows, if the search has one.
+    fn of_clock(limits: &Limits, move_overhead: Duration) -> Option<TimeBudget> {
+        let left = limits.time_left?;
         // Keep a reserve against scheduling and pipe delays the overhead does not cover: a
         // share of the clock, and a cushion (up to 200 ms) the clock should not fall into,
         // since a loaded machine can stall a process longer than any one move's budget.
@@ -55,9 +68,54 @@ impl TimeBudget {
             soft = soft.min(increment / 2);
             hard = hard.min(increment.mul_f64(0.8)).max(soft);
         }
-        TimeBudget {
+        Some(TimeBudget {
             soft: Some(soft.max(Duration::from_millis(1))),
             hard: Some(hard.max(Duration::from_millis(1))),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OVERHEAD: Duration = Duration::from_millis(10);
+
+    fn clock(left_ms: u64, increment_ms: u64) -> Limits {
+        Limits {
+            time_left: Some(Duration::from_millis(left_ms)),
+            increment: Duration::from_millis(increment_ms),
+            ..Limits::default()
         }
+    }
+
+    #[test]
+    fn a_movetime_alone_is_both_limits() {
+        let limits = Limits {
+            movetime: Some(Duration::from_millis(100)),
+            ..Limits::default()
+        };
+        let budget = TimeBudget::new(&limits, OVERHEAD);
+        assert_eq!(
+            (budget.soft, budget.hard),
+            (Some(Duration::from_millis(90)), Some(Duration::from_millis(90)))
+        );
+    }
+
+    #[test]
+    fn a_time_cap_never_spends_what_the_clock_lacks() {
+        // A level's 400 ms cap with 600 ms left at 5+0.05: the clock's budget wins.
+        let mut limits = clock(600, 50);
+        let clock_only = TimeBudget::new(&limits, OVERHEAD);
+        limits.movetime = Some(Duration::from_millis(400));
+        let capped = TimeBudget::new(&limits, OVERHEAD);
+        assert_eq!((capped.soft, capped.hard), (clock_only.soft, clock_only.hard));
+        assert!(capped.hard.unwrap() < Duration::from_millis(100));
+        // With time to spare, the cap binds.
+        let mut limits = clock(60_000, 1_000);
+        limits.movetime = Some(Duration::from_millis(150));
+        let capped = TimeBudget::new(&limits, OVERHEAD);
+        assert_eq!(capped.hard, Some(Duration::from_millis(140)));
+        assert!(capped.soft.unwrap() <= Duration::from_millis(140));
     }
 }
