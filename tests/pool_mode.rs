@@ -10,13 +10,14 @@
 //! limit (`go nodes`). The levels' own time caps could end a search early on a busy machine,
 //! so the engines here load the compiled-in level table with the time caps left out.
 
+mod common;
+
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
-use std::thread;
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 use veil::rules::{Position, Role};
 use veil::search::level::LevelTable;
@@ -77,32 +78,13 @@ const GAMES: [GameSpec; 6] = [
 struct Engine {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<Vec<u8>>,
 }
 
 impl Engine {
     /// A fresh process with `levels` as its level table.
     fn spawn(levels: &Path) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_veil"))
-            .env_remove("VEIL_MAX_HASH")
-            .env_remove("VEIL_MAX_THREADS")
-            .env_remove("VEIL_NO_FILE_OPTIONS")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("spawn the engine");
-        let stdout = child.stdout.take().expect("engine stdout");
-        let stdin = child.stdin.take().expect("engine stdin");
-        let (sender, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let common::Spawned { child, stdin, lines } = common::spawn_engine(&[], &[], Stdio::inherit());
         let mut engine = Engine { child, stdin, lines };
         engine.send(&format!("setoption name LevelsFile value {}", levels.display()));
         engine.send("isready");
@@ -121,7 +103,7 @@ impl Engine {
         let deadline = Instant::now() + WAIT;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            let line = self.lines.recv_timeout(left).expect("an answer in time");
+            let line = common::text(&self.lines.recv_timeout(left).expect("an answer in time"));
             assert!(!line.contains("error"), "engine error: {line}");
             if wanted(&line) {
                 return line;

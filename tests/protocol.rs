@@ -12,11 +12,13 @@
 //! binary files), and the operator's limits (`--max-hash`, `--max-threads`,
 //! `--no-file-options` and their environment variables).
 
+mod common;
+
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 use veil::protocol::limits::{MAX_BENCH_DEPTH, MAX_GO_DEPTH, MAX_LINE_BYTES, MAX_PERFT_DEPTH, MAX_POSITION_MOVES};
@@ -40,7 +42,7 @@ const COVERED_MIDGAME_MOVES: &str = "e2e4=P e7e5=P g1f3=N b8c6=B f1c4=Q d7d6=P d
 struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    lines: Receiver<Vec<u8>>,
     /// Everything sent and received, for failure messages.
     transcript: Vec<String>,
 }
@@ -53,43 +55,11 @@ impl Engine {
     /// An engine started with command-line `args` and environment variables `vars` (and no
     /// other `VEIL_*` variable).
     fn spawn_with(args: &[&str], vars: &[(&str, &str)]) -> Engine {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_veil"));
-        for name in ["VEIL_MAX_HASH", "VEIL_MAX_THREADS", "VEIL_NO_FILE_OPTIONS"] {
-            command.env_remove(name);
-        }
-        let mut child = command
-            .args(args)
-            .envs(vars.iter().copied())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("spawn the engine");
-        let stdout = child.stdout.take().expect("engine stdout");
-        let stdin = child.stdin.take();
-        let (sender, lines) = mpsc::channel();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buffer = Vec::new();
-            loop {
-                buffer.clear();
-                match reader.read_until(b'\n', &mut buffer) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buffer)
-                            .trim_end_matches(['\n', '\r'])
-                            .to_string();
-                        if sender.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
+        let spawned = common::spawn_engine(args, vars, Stdio::inherit());
         Engine {
-            child,
-            stdin,
-            lines,
+            child: spawned.child,
+            stdin: Some(spawned.stdin),
+            lines: spawned.lines,
             transcript: Vec::new(),
         }
     }
@@ -128,7 +98,7 @@ impl Engine {
 
     /// The next line, or `None` if none arrives within `timeout` or the output has ended.
     fn recv(&mut self, timeout: Duration) -> Option<String> {
-        match self.lines.recv_timeout(timeout) {
+        match self.lines.recv_timeout(timeout).map(|bytes| common::text(&bytes)) {
             Ok(line) => {
                 self.transcript.push(format!("< {line}"));
                 Some(line)

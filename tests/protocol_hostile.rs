@@ -25,9 +25,9 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
+use std::io::{Read, Write};
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -56,7 +56,7 @@ struct Session {
     rng: Xoshiro256PlusPlus,
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<Result<String, Vec<u8>>>,
+    lines: Receiver<Vec<u8>>,
     stderr: Arc<Mutex<Vec<u8>>>,
     /// Every byte sent, for the replay file.
     input: Vec<u8>,
@@ -76,32 +76,12 @@ struct Session {
 
 impl Session {
     fn start(seed: u64, fens: Vec<String>) -> Session {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_veil"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn the engine");
-        let stdout = child.stdout.take().expect("stdout");
+        let common::Spawned {
+            mut child,
+            stdin,
+            lines,
+        } = common::spawn_engine(&[], &[], Stdio::piped());
         let mut stderr_pipe = child.stderr.take().expect("stderr");
-        let (sender, lines) = mpsc::channel();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buffer = Vec::new();
-            loop {
-                buffer.clear();
-                match reader.read_until(b'\n', &mut buffer) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let bytes = buffer.strip_suffix(b"\n").unwrap_or(&buffer).to_vec();
-                        let line = String::from_utf8(bytes).map_err(|e| e.into_bytes());
-                        if sender.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
         let stderr = Arc::new(Mutex::new(Vec::new()));
         let sink = Arc::clone(&stderr);
         thread::spawn(move || {
@@ -113,12 +93,11 @@ impl Session {
                 sink.lock().unwrap().extend_from_slice(&buffer[..n]);
             }
         });
-        let stdin = child.stdin.take();
         Session {
             seed,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
             stderr,
             input: Vec::new(),
@@ -201,10 +180,10 @@ impl Session {
     }
 
     /// Checks one output line and counts what it settles.
-    fn take(&mut self, line: Result<String, Vec<u8>>) {
-        let line = match line {
+    fn take(&mut self, line: Vec<u8>) {
+        let line = match String::from_utf8(line) {
             Ok(line) => line,
-            Err(bytes) => self.fail(&format!("output line is not UTF-8: {bytes:?}")),
+            Err(error) => self.fail(&format!("output line is not UTF-8: {:?}", error.as_bytes())),
         };
         self.note(format!("< {line}"));
         if let Some(message) = line.strip_prefix("info string error: ") {

@@ -27,3 +27,59 @@ pub fn veil(args: &[&str]) -> std::process::Output {
         .output()
         .expect("veil runs")
 }
+
+/// A `veil` engine process with piped stdin and stdout.
+#[allow(dead_code)]
+pub struct Spawned {
+    pub child: std::process::Child,
+    pub stdin: std::process::ChildStdin,
+    /// Its stdout, a line at a time (the bytes before each newline), fed by a reader thread:
+    /// a test that waits with a timeout fails on a silent engine instead of hanging.
+    pub lines: std::sync::mpsc::Receiver<Vec<u8>>,
+}
+
+/// Starts `veil` with `args`, the environment variables `vars` and no other `VEIL_*` limit
+/// from the caller's environment, its stderr going to `stderr`.
+#[allow(dead_code)]
+pub fn spawn_engine(args: &[&str], vars: &[(&str, &str)], stderr: std::process::Stdio) -> Spawned {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    let mut command = Command::new(env!("CARGO_BIN_EXE_veil"));
+    for name in ["VEIL_MAX_HASH", "VEIL_MAX_THREADS", "VEIL_NO_FILE_OPTIONS"] {
+        command.env_remove(name);
+    }
+    let mut child = command
+        .args(args)
+        .envs(vars.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("spawn the engine");
+    let stdout = child.stdout.take().expect("engine stdout");
+    let stdin = child.stdin.take().expect("engine stdin");
+    let (sender, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut reader = std::io::BufReader::new(stdout);
+        let mut buffer = Vec::new();
+        loop {
+            buffer.clear();
+            match reader.read_until(b'\n', &mut buffer) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    let line = buffer.strip_suffix(b"\n").unwrap_or(&buffer).to_vec();
+                    if sender.send(line).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    Spawned { child, stdin, lines }
+}
+
+/// A line of output as text: invalid UTF-8 replaced, a trailing carriage return dropped.
+#[allow(dead_code)]
+pub fn text(line: &[u8]) -> String {
+    String::from_utf8_lossy(line).trim_end_matches('\r').to_string()
+}
