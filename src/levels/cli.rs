@@ -266,9 +266,10 @@ fn run(args: &LevelsArgs) -> Result<(), String> {
         };
         let (tuned, _) = tune::tune(&template, &command, &table, &goal, |probe| {
             println!(
-                "probe: L{} nodes {} scored {:+.0} +/- {:.0} against L{} (target {:+.0})",
+                "probe: L{} nodes {} choice x{:.2} scored {:+.0} +/- {:.0} against L{} (target {:+.0})",
                 probe.level,
                 probe.nodes,
+                probe.choice,
                 probe.measured,
                 probe.error,
                 probe.level + 1,

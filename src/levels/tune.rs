@@ -11,6 +11,12 @@
 //! it: every game of every probe counts, not just the last probe's. Depth caps are lifted on
 //! tuned levels so that the node cap governs; time caps stay, since they bound what a level
 //! costs to host.
+//!
+//! The axis goes on past the nodes a level's time cap affords ([`NODES_PER_MS`] a
+//! millisecond): there the node cap stays at that most, and each further step of one halves
+//! the level's noise and softmax temperature instead. So a level whose choice costs more than
+//! its gap still reaches its target, and its searches still end at their node cap, not on
+//! the clock: it plays alike on every machine and replays move for move.
 
 use super::calibrate::Player;
 use crate::arbiter::engine::EngineSpec;
@@ -29,12 +35,20 @@ const SLOPE_RANGE: (f64, f64) = (30.0, 400.0);
 const MAX_STEP: f64 = 4.0;
 const MIN_NODES: u64 = 16;
 const MAX_NODES: u64 = 20_000_000;
+/// Nodes a millisecond of a level's time cap is taken to afford on a slow or busy machine:
+/// the tuner never gives a level more nodes than its time cap's worth.
+pub const NODES_PER_MS: u64 = 400;
+/// How far past its most nodes the axis takes a level: its noise and temperature down to a
+/// sixteenth.
+const MAX_COOLING: f64 = 4.0;
 
 /// One probe match of a tuning run.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Probe {
     pub level: u8,
     pub nodes: u64,
+    /// The share of its table's noise and temperature the level played with.
+    pub choice: f64,
     /// The level's measured Elo against the level above, with its 95% error.
     pub measured: f64,
     pub error: f64,
@@ -86,10 +100,12 @@ pub fn tune(
         let level = index as u8 + 1;
         let wanted = targets[index] - targets[index + 1];
         let mut tried: Vec<Point> = Vec::new();
-        let mut nodes = table.levels[index].nodes.unwrap_or(100_000).clamp(MIN_NODES, MAX_NODES);
+        let base = table.levels[index];
+        let axis = Axis::of(&base);
+        let mut x = axis.start(&base);
         table.levels[index].depth = None;
         for round in 0..iterations.max(1) {
-            table.levels[index].nodes = Some(nodes);
+            axis.set(&mut table.levels[index], &base, x);
             std::fs::write(work_file, table.to_toml())?;
             let mut config = template.clone();
             config.engines = vec![
@@ -108,7 +124,8 @@ pub fn tune(
             let error = head.map_or(f64::INFINITY, |h| h.elo_error);
             let probe = Probe {
                 level,
-                nodes,
+                nodes: table.levels[index].nodes.unwrap_or(0),
+                choice: axis.choice(x),
                 measured,
                 error,
                 target: wanted,
@@ -116,16 +133,15 @@ pub fn tune(
             log(&probe);
             probes.push(probe);
             tried.push(Point {
-                log_nodes: (nodes as f64).log2(),
+                log_nodes: x,
                 elo: measured,
                 error,
             });
             let line = fit_line(&tried);
-            let step = (line.log_nodes_at(wanted) - (nodes as f64).log2()).clamp(-MAX_STEP, MAX_STEP);
-            nodes = nodes_at((nodes as f64).log2() + step);
+            x = axis.clamp(x + (line.log_nodes_at(wanted) - x).clamp(-MAX_STEP, MAX_STEP));
         }
         let line = fit_line(&tried);
-        table.levels[index].nodes = Some(nodes_at(line.log_nodes_at(wanted)));
+        axis.set(&mut table.levels[index], &base, axis.clamp(line.log_nodes_at(wanted)));
     }
     let covered = template.variant == Variant::Covered;
     for (params, target) in table.levels.iter_mut().zip(targets) {
@@ -153,6 +169,51 @@ fn set_elo(params: &mut LevelParams, covered: bool, elo: f64) {
 
 fn nodes_at(log_nodes: f64) -> u64 {
     2f64.powf(log_nodes).round().clamp(MIN_NODES as f64, MAX_NODES as f64) as u64
+}
+
+/// A level's strength axis: log2 of its node cap up to `full`, the most its time cap affords;
+/// past it, cooling: the choice's noise and temperature halve with each step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Axis {
+    full: f64,
+}
+
+impl Axis {
+    fn of(params: &LevelParams) -> Axis {
+        let most = params.movetime_ms.map_or(MAX_NODES, |ms| {
+            ms.saturating_mul(NODES_PER_MS).clamp(MIN_NODES, MAX_NODES)
+        });
+        Axis {
+            full: (most as f64).log2(),
+        }
+    }
+
+    /// Where the level's row stands (its noise and temperature as the base).
+    fn start(&self, params: &LevelParams) -> f64 {
+        self.clamp(
+            params
+                .nodes
+                .map_or(self.full, |n| (n.max(1) as f64).log2())
+                .min(self.full),
+        )
+    }
+
+    fn clamp(&self, x: f64) -> f64 {
+        x.clamp((MIN_NODES as f64).log2(), self.full + MAX_COOLING)
+    }
+
+    /// The share of the base's noise and temperature at `x`.
+    fn choice(&self, x: f64) -> f64 {
+        0.5f64.powf((x - self.full).max(0.0))
+    }
+
+    /// Sets `params` to the point `x` of the axis of `base`.
+    fn set(&self, params: &mut LevelParams, base: &LevelParams, x: f64) {
+        params.nodes = Some(nodes_at(x.min(self.full)));
+        let share = self.choice(x);
+        params.noise_cp = (f64::from(base.noise_cp) * share).round() as i32;
+        params.temperature_cp = (f64::from(base.temperature_cp) * share).round() as i32;
+    }
 }
 
 /// One probe as the fit sees it.
@@ -265,6 +326,38 @@ mod tests {
         let line = fit_line(&points);
         assert!((line.slope - 200.0).abs() < 2.0, "{line:?}");
         assert!((line.log_nodes_at(-200.0) - 10.0).abs() < 0.02, "{line:?}");
+    }
+
+    #[test]
+    fn past_its_time_cap_a_level_cools_its_choice_instead() {
+        let base = LevelParams {
+            nodes: Some(50_000),
+            movetime_ms: Some(250),
+            noise_cp: 30,
+            temperature_cp: 70,
+            ..LevelParams::FULL
+        };
+        let axis = Axis::of(&base);
+        assert!((2f64.powf(axis.full) - 100_000.0).abs() < 1.0);
+        let mut params = base;
+        axis.set(&mut params, &base, axis.start(&base));
+        assert_eq!(
+            (params.nodes, params.noise_cp, params.temperature_cp),
+            (Some(50_000), 30, 70)
+        );
+        axis.set(&mut params, &base, axis.full + 1.0);
+        assert_eq!(
+            (params.nodes, params.noise_cp, params.temperature_cp),
+            (Some(100_000), 15, 35)
+        );
+        axis.set(&mut params, &base, axis.clamp(axis.full + 9.0));
+        assert_eq!((params.noise_cp, params.temperature_cp), (2, 4));
+        // A row whose node cap is past its time cap starts at the time cap's worth.
+        let greedy = LevelParams {
+            nodes: Some(5_000_000),
+            ..base
+        };
+        assert_eq!(axis.start(&greedy), axis.full);
     }
 
     #[test]
