@@ -59,7 +59,7 @@ def to_toml(levels):
 def markdown(levels):
     rows = [
         "| level | nodes | ms cap | noise cp | candidates | temperature cp | loss cap cp "
-        "| recapture % | covered pieces as | evaluation | plain Elo (`UCI_Elo` scale) | covered Elo (ladder) |",
+        "| recapture % | covered pieces as | evaluation in covered chess | plain Elo (`UCI_Elo` scale) | covered Elo (ladder) |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |",
     ]
     for number, level in enumerate(levels, 1):

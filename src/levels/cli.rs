@@ -347,7 +347,14 @@ fn run_anchored(args: &LevelsArgs, command: &str, table: &LevelTable, anchors: &
             ];
             let mut config = config(args, &players)?;
             config.seed = args.seed.wrapping_add(u64::from(level) * 100 + number as u64);
-            config.pgn = args.pgn.as_deref().map(|path| level_path(path, level));
+            config.pgn = args.pgn.as_deref().map(|path| {
+                let file = level_path(path, level);
+                let stem = file
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                file.with_file_name(format!("{stem}-{}.pgn", spec.name))
+            });
             let (_, rows) = runner::run_games(&config).map_err(|e| e.to_string())?;
             let (games, points) = anchored::tally(&rows);
             println!("L{level} against {}: {points}/{games}", spec.name);
