@@ -6,7 +6,9 @@
 //! anchors' own scale, not on a chain through the other levels.
 
 use super::calibrate::Player;
+use super::fit::Game;
 use crate::arbiter::report::GameRow;
+use crate::arbiter::stats::elo_to_score;
 
 /// ln(10) / 400: the logistic's slope per Elo.
 const PER_ELO: f64 = std::f64::consts::LN_10 / 400.0;
@@ -47,7 +49,7 @@ impl Performance {
 }
 
 fn expected(elo: f64, against: f64) -> f64 {
-    1.0 / (1.0 + (-(elo - against) * PER_ELO).exp())
+    elo_to_score(elo - against)
 }
 
 /// The Elo at which the expected score against the opponents equals the points scored, by
@@ -118,23 +120,16 @@ pub fn nearest(anchors: &[Player], elo: f64, below_floor_uses_level_above: bool)
 /// The measured level's games and points against one opponent in `rows` where the level is
 /// engine 0 of its match.
 pub fn tally(rows: &[GameRow]) -> (u64, f64) {
-    let mut games = 0;
-    let mut points = 0.0;
-    for row in rows {
-        let white_points = match row.result.as_str() {
-            "1-0" => 1.0,
-            "0-1" => 0.0,
-            "1/2-1/2" => 0.5,
-            _ => continue,
-        };
-        games += 1;
-        points += if row.white == 0 {
-            white_points
-        } else {
-            1.0 - white_points
-        };
-    }
-    (games, points)
+    rows.iter()
+        .filter_map(|row| Game::from_result(row.white, row.black, &row.result))
+        .fold((0, 0.0), |(games, points), game| {
+            let mine = if game.white == 0 {
+                game.white_points
+            } else {
+                1.0 - game.white_points
+            };
+            (games + 1, points + mine)
+        })
 }
 
 #[cfg(test)]

@@ -314,7 +314,7 @@ fn run_anchored(args: &LevelsArgs, command: &str, table: &LevelTable, anchors: &
     let covered = matches!(args.variant, crate::arbiter::cli::VariantArg::Covered);
     let mut measured: Vec<anchored::Performance> = Vec::new();
     for level in (1..=5u8).rev() {
-        let target = tune::elo_in(table.get(level), covered);
+        let target = table.get(level).elo_in(covered);
         let above = measured.last().filter(|p| p.level == level + 1);
         let picks = anchored::nearest(anchors, target.unwrap_or(f64::INFINITY), above.is_some());
         let mut opponents: Vec<(EngineSpec, f64, f64)> = picks

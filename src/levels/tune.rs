@@ -145,26 +145,9 @@ pub fn tune(
     }
     let covered = template.variant == Variant::Covered;
     for (params, target) in table.levels.iter_mut().zip(targets) {
-        set_elo(params, covered, target);
+        params.set_elo_in(covered, target);
     }
     Ok((table, probes))
-}
-
-/// The level's Elo in the variant: the covered ladder's, or plain chess's.
-pub fn elo_in(params: &LevelParams, covered: bool) -> Option<f64> {
-    if covered {
-        params.covered_elo
-    } else {
-        params.elo
-    }
-}
-
-fn set_elo(params: &mut LevelParams, covered: bool, elo: f64) {
-    if covered {
-        params.covered_elo = Some(elo);
-    } else {
-        params.elo = Some(elo);
-    }
 }
 
 fn nodes_at(log_nodes: f64) -> u64 {
@@ -288,7 +271,7 @@ pub fn level_players(
         .map(|level| Player {
             spec: level_spec(command, level, levels_file),
             level: Some(level),
-            nominal: elo_in(table.get(level), covered),
+            nominal: table.get(level).elo_in(covered),
         })
         .collect();
     players.extend(anchors.iter().cloned());

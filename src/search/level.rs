@@ -102,6 +102,20 @@ impl LevelParams {
         covered_elo: None,
     };
 
+    /// The level's Elo in a variant: the covered ladder's (`covered`) or plain chess's.
+    pub fn elo_in(&self, covered: bool) -> Option<f64> {
+        if covered {
+            self.covered_elo
+        } else {
+            self.elo
+        }
+    }
+
+    /// Sets the level's Elo in a variant (as [`LevelParams::elo_in`] reads it).
+    pub fn set_elo_in(&mut self, covered: bool, elo: f64) {
+        *(if covered { &mut self.covered_elo } else { &mut self.elo }) = Some(elo);
+    }
+
     /// Whether the level weakens the search at all (its Elo aside).
     pub fn is_full(&self) -> bool {
         LevelParams {
