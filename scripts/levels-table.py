@@ -23,6 +23,7 @@ import tomllib
 KEYS = [
     "depth",
     "nodes",
+    "chess_nodes",
     "movetime_ms",
     "hash_mb",
     "noise_cp",
@@ -58,9 +59,9 @@ def to_toml(levels):
 
 def markdown(levels):
     rows = [
-        "| level | nodes | ms cap | noise cp | candidates | temperature cp | loss cap cp "
+        "| level | nodes | plain-chess nodes | ms cap | noise cp | candidates | temperature cp | loss cap cp "
         "| recapture % | covered pieces as | evaluation in covered chess | plain Elo (`UCI_Elo` scale) | covered Elo (ladder) |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |",
     ]
     for number, level in enumerate(levels, 1):
         def get(key, default):
@@ -72,6 +73,7 @@ def markdown(levels):
         cells = [
             str(number),
             get("nodes", "no cap"),
+            get("chess_nodes", get("nodes", "no cap")),
             get("movetime_ms", "no cap"),
             get("noise_cp", "0"),
             get("candidates", "1"),

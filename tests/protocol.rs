@@ -1218,6 +1218,46 @@ fn the_same_seed_gives_the_same_move_at_every_level() {
     assert!(differs, "level 1 plays the same whatever the seed");
 }
 
+/// The most nodes any `info` line of a search reports.
+fn most_nodes(lines: &[String]) -> u64 {
+    lines
+        .iter()
+        .filter_map(|line| {
+            let mut words = line.split_whitespace().skip_while(|&w| w != "nodes");
+            words.nth(1)?.parse().ok()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_levels_plain_chess_node_cap_holds_in_plain_chess_only() {
+    let path = std::env::temp_dir().join(format!("veil-chess-nodes-{}.toml", std::process::id()));
+    let mut table = veil::search::level::LevelTable::default();
+    table.levels[0] = veil::search::level::LevelParams {
+        nodes: Some(200_000),
+        chess_nodes: Some(2_000),
+        ..veil::search::level::LevelParams::FULL
+    };
+    std::fs::write(&path, table.to_toml()).unwrap();
+    let searched = |variant: &str, position: &str| {
+        let mut engine = Engine::spawn();
+        engine.send(&format!("setoption name LevelsFile value {}", path.display()));
+        engine.send("setoption name Level value 1");
+        engine.send(&format!("setoption name UCI_Variant value {variant}"));
+        engine.send(&format!("position {position}"));
+        engine.send("go nodes 50000");
+        let lines = engine.read_until(WAIT, |l| l.starts_with("bestmove"));
+        assert!(errors(&lines).is_empty(), "{lines:?}");
+        most_nodes(&lines)
+    };
+    let plain = searched("chess", "startpos");
+    assert!((1..=4_000).contains(&plain), "plain chess searched {plain} nodes");
+    let covered = searched("covered", "startpos");
+    assert!(covered > 10_000, "covered chess searched {covered} nodes");
+    let _ = std::fs::remove_file(&path);
+}
+
 #[test]
 fn levels_files_replace_the_table_and_bad_ones_are_refused() {
     let dir = std::env::temp_dir().join(format!("veil-levels-{}", std::process::id()));

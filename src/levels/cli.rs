@@ -70,7 +70,10 @@ pub struct LevelsArgs {
     /// Write the calibration as JSON.
     #[arg(long)]
     json: Option<PathBuf>,
-    /// Tune levels 1-4 to --targets first, write the levels file, then calibrate it.
+    /// Tune levels 1-4 to --targets first, write the levels file, then calibrate it (or, with
+    /// --nearest-anchors, measure it against the anchors). With anchors, each level is tuned
+    /// against the anchor nearest its target, in plain chess by its own plain-chess node cap;
+    /// without, against the level above it.
     #[arg(long)]
     tune: bool,
     /// Target Elos of levels 1..5, comma-separated (with --tune).
@@ -240,12 +243,8 @@ fn run(args: &LevelsArgs) -> Result<(), String> {
         return run_profile(args, &command, &table);
     }
     let anchors = anchors(&args.anchor_groups)?;
-    if args.nearest_anchors {
-        if anchors.is_empty() {
-            return Err("--nearest-anchors: give at least one --anchor with elo=".to_string());
-        }
-        let table = load_table(&args.levels_file)?;
-        return run_anchored(args, &command, &table, &anchors);
+    if args.nearest_anchors && anchors.is_empty() {
+        return Err("--nearest-anchors: give at least one --anchor with elo=".to_string());
     }
     let mut table = load_table(&args.levels_file)?;
     let mut levels_file = args.levels_file.clone();
@@ -257,23 +256,26 @@ fn run(args: &LevelsArgs) -> Result<(), String> {
             .map_err(|_| "--targets: give five Elos, levels 1 to 5".to_string())?;
         let template = config(args, &[])?;
         let work = args.write.with_extension("probe.toml");
-        println!("Tuning levels 4..1 to {targets:?} ({} games a probe)", args.probe_games);
+        println!(
+            "Tuning levels 4..1 to {targets:?} ({} games a probe, against {})",
+            args.probe_games,
+            if anchors.is_empty() {
+                "the level above"
+            } else {
+                "the nearest anchor"
+            }
+        );
         let goal = tune::TuneGoal {
             targets,
             probe_games: args.probe_games,
             iterations: args.iterations,
             work_file: &work,
+            anchors: &anchors,
         };
         let (tuned, _) = tune::tune(&template, &command, &table, &goal, |probe| {
             println!(
-                "probe: L{} nodes {} choice x{:.2} scored {:+.0} +/- {:.0} against L{} (target {:+.0})",
-                probe.level,
-                probe.nodes,
-                probe.choice,
-                probe.measured,
-                probe.error,
-                probe.level + 1,
-                probe.target
+                "probe: L{} nodes {} choice x{:.2} scored {:+.0} +/- {:.0} against {} (target {:+.0})",
+                probe.level, probe.nodes, probe.choice, probe.measured, probe.error, probe.opponent, probe.target
             )
         })
         .map_err(|e| e.to_string())?;
@@ -282,6 +284,9 @@ fn run(args: &LevelsArgs) -> Result<(), String> {
         println!("Wrote {}; verifying it with a calibration run", args.write.display());
         table = tuned;
         levels_file = Some(args.write.clone());
+    }
+    if args.nearest_anchors {
+        return run_anchored(args, &command, &table, levels_file.as_deref(), &anchors);
     }
     let covered = matches!(args.variant, crate::arbiter::cli::VariantArg::Covered);
     let players = tune::level_players(&command, levels_file.as_deref(), &table, covered, &anchors);
@@ -310,7 +315,13 @@ fn run(args: &LevelsArgs) -> Result<(), String> {
 }
 
 /// `veil levels --nearest-anchors`: levels 5 down to 1, each against its nearest anchors.
-fn run_anchored(args: &LevelsArgs, command: &str, table: &LevelTable, anchors: &[Player]) -> Result<(), String> {
+fn run_anchored(
+    args: &LevelsArgs,
+    command: &str,
+    table: &LevelTable,
+    levels_file: Option<&Path>,
+    anchors: &[Player],
+) -> Result<(), String> {
     let covered = matches!(args.variant, crate::arbiter::cli::VariantArg::Covered);
     let mut measured: Vec<anchored::Performance> = Vec::new();
     for level in (1..=5u8).rev() {
@@ -324,13 +335,13 @@ fn run_anchored(args: &LevelsArgs, command: &str, table: &LevelTable, anchors: &
         if picks.len() < 2 {
             if let Some(above) = above {
                 opponents.push((
-                    tune::level_spec(command, level + 1, args.levels_file.as_deref()),
+                    tune::level_spec(command, level + 1, levels_file),
                     above.elo,
                     above.error,
                 ));
             }
         }
-        let me = tune::level_spec(command, level, args.levels_file.as_deref());
+        let me = tune::level_spec(command, level, levels_file);
         let mut results = Vec::new();
         for (number, (spec, elo, error)) in opponents.into_iter().enumerate() {
             let players = [

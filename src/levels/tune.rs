@@ -17,6 +17,13 @@
 //! the level's noise and softmax temperature instead. So a level whose choice costs more than
 //! its gap still reaches its target, and its searches still end at their node cap, not on
 //! the clock: it plays alike on every machine and replays move for move.
+//!
+//! With anchors (engines of known Elo, such as Stockfish at a `UCI_Elo`), each level plays
+//! instead the anchor nearest its target, and the gap it aims at is its target less the
+//! anchor's Elo; the levels are then tuned each on its own. In plain chess the tuner sets the
+//! level's own plain-chess node cap (`chess_nodes`), which leaves its covered play alone: the
+//! noise and temperature the two variants share are not touched, and past what the time cap
+//! affords the time cap is raised with the nodes (up to four times).
 
 use super::calibrate::Player;
 use crate::arbiter::engine::EngineSpec;
@@ -41,11 +48,16 @@ pub const NODES_PER_MS: u64 = 400;
 /// How far past its most nodes the axis takes a level: its noise and temperature down to a
 /// sixteenth.
 const MAX_COOLING: f64 = 4.0;
+/// In plain chess, how many times its time cap a level's plain-chess nodes may come to need:
+/// a level stays cheap to host in either variant.
+const MAX_TIME_RAISE: u64 = 4;
 
 /// One probe match of a tuning run.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Probe {
     pub level: u8,
+    /// Whom the level played: the level above or an anchor.
+    pub opponent: String,
     pub nodes: u64,
     /// The share of its table's noise and temperature the level played with.
     pub choice: f64,
@@ -77,10 +89,15 @@ pub struct TuneGoal<'a> {
     pub iterations: u32,
     /// Where candidate tables are written for the engines to read.
     pub work_file: &'a Path,
+    /// Engines of known Elo: if any, each level plays the one nearest its target instead of
+    /// the level above.
+    pub anchors: &'a [Player],
 }
 
 /// Tunes levels 4 down to 1 of `table` to the goal's targets. `template` supplies the time
-/// control, variant, openings, concurrency and seed. `log` hears of every probe.
+/// control, variant, openings, concurrency and seed. `log` hears of every probe. The tuned
+/// levels (all five without anchors: Level 5 is the pinned top) take their targets as their
+/// Elos in the variant.
 pub fn tune(
     template: &MatchConfig,
     command: &str,
@@ -93,25 +110,30 @@ pub fn tune(
         probe_games,
         iterations,
         work_file,
+        anchors,
     } = *goal;
+    let covered = template.variant == Variant::Covered;
     let mut table = *table;
     let mut probes = Vec::new();
     for index in (0..4).rev() {
         let level = index as u8 + 1;
-        let wanted = targets[index] - targets[index + 1];
+        let (opponent, wanted) = match nearest_anchor(anchors, targets[index]) {
+            Some(anchor) => (anchor.spec.clone(), targets[index] - anchor.nominal.unwrap_or(0.0)),
+            None => (
+                level_spec(command, level + 1, Some(work_file)),
+                targets[index] - targets[index + 1],
+            ),
+        };
         let mut tried: Vec<Point> = Vec::new();
         let base = table.levels[index];
-        let axis = Axis::of(&base);
+        let axis = Axis::of(&base, covered);
         let mut x = axis.start(&base);
         table.levels[index].depth = None;
         for round in 0..iterations.max(1) {
             axis.set(&mut table.levels[index], &base, x);
             std::fs::write(work_file, table.to_toml())?;
             let mut config = template.clone();
-            config.engines = vec![
-                level_spec(command, level, Some(work_file)),
-                level_spec(command, level + 1, Some(work_file)),
-            ];
+            config.engines = vec![level_spec(command, level, Some(work_file)), opponent.clone()];
             config.games_per_encounter = probe_games;
             config.seed = template.seed.wrapping_add(u64::from(level) * 1000 + u64::from(round));
             config.pgn = None;
@@ -124,7 +146,8 @@ pub fn tune(
             let error = head.map_or(f64::INFINITY, |h| h.elo_error);
             let probe = Probe {
                 level,
-                nodes: table.levels[index].nodes.unwrap_or(0),
+                opponent: opponent.name.clone(),
+                nodes: table.levels[index].nodes_in(covered).unwrap_or(0),
                 choice: axis.choice(x),
                 measured,
                 error,
@@ -143,31 +166,48 @@ pub fn tune(
         let line = fit_line(&tried);
         axis.set(&mut table.levels[index], &base, axis.clamp(line.log_nodes_at(wanted)));
     }
-    let covered = template.variant == Variant::Covered;
-    for (params, target) in table.levels.iter_mut().zip(targets) {
+    let tuned = if anchors.is_empty() { 5 } else { 4 };
+    for (params, target) in table.levels.iter_mut().zip(targets).take(tuned) {
         params.set_elo_in(covered, target);
     }
     Ok((table, probes))
+}
+
+/// The anchor whose Elo is nearest `elo`.
+fn nearest_anchor(anchors: &[Player], elo: f64) -> Option<&Player> {
+    anchors
+        .iter()
+        .filter(|a| a.nominal.is_some_and(f64::is_finite))
+        .min_by(|a, b| {
+            let gap = |p: &Player| (p.nominal.unwrap_or(0.0) - elo).abs();
+            gap(a).total_cmp(&gap(b))
+        })
 }
 
 fn nodes_at(log_nodes: f64) -> u64 {
     2f64.powf(log_nodes).round().clamp(MIN_NODES as f64, MAX_NODES as f64) as u64
 }
 
-/// A level's strength axis: log2 of its node cap up to `full`, the most its time cap affords;
-/// past it, cooling: the choice's noise and temperature halve with each step.
+/// A level's strength axis.
+/// - Covered chess: log2 of its node cap up to `full`, the most its time cap affords; past
+///   it, cooling: the choice's noise and temperature halve with each step.
+/// - Plain chess: log2 of its plain-chess node cap (`chess_nodes`) alone, the time cap raised
+///   to afford it where it must be, up to [`MAX_TIME_RAISE`] times.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Axis {
     full: f64,
+    covered: bool,
 }
 
 impl Axis {
-    fn of(params: &LevelParams) -> Axis {
+    fn of(params: &LevelParams, covered: bool) -> Axis {
+        let raise = if covered { 1 } else { MAX_TIME_RAISE };
         let most = params.movetime_ms.map_or(MAX_NODES, |ms| {
-            ms.saturating_mul(NODES_PER_MS).clamp(MIN_NODES, MAX_NODES)
+            ms.saturating_mul(NODES_PER_MS * raise).clamp(MIN_NODES, MAX_NODES)
         });
         Axis {
             full: (most as f64).log2(),
+            covered,
         }
     }
 
@@ -175,14 +215,15 @@ impl Axis {
     fn start(&self, params: &LevelParams) -> f64 {
         self.clamp(
             params
-                .nodes
+                .nodes_in(self.covered)
                 .map_or(self.full, |n| (n.max(1) as f64).log2())
                 .min(self.full),
         )
     }
 
     fn clamp(&self, x: f64) -> f64 {
-        x.clamp((MIN_NODES as f64).log2(), self.full + MAX_COOLING)
+        let cooling = if self.covered { MAX_COOLING } else { 0.0 };
+        x.clamp((MIN_NODES as f64).log2(), self.full + cooling)
     }
 
     /// The share of the base's noise and temperature at `x`.
@@ -192,7 +233,13 @@ impl Axis {
 
     /// Sets `params` to the point `x` of the axis of `base`.
     fn set(&self, params: &mut LevelParams, base: &LevelParams, x: f64) {
-        params.nodes = Some(nodes_at(x.min(self.full)));
+        let nodes = nodes_at(x.min(self.full));
+        if !self.covered {
+            params.chess_nodes = Some(nodes);
+            params.movetime_ms = base.movetime_ms.map(|ms| ms.max(nodes.div_ceil(NODES_PER_MS)));
+            return;
+        }
+        params.nodes = Some(nodes);
         let share = self.choice(x);
         params.noise_cp = (f64::from(base.noise_cp) * share).round() as i32;
         params.temperature_cp = (f64::from(base.temperature_cp) * share).round() as i32;
@@ -320,7 +367,7 @@ mod tests {
             temperature_cp: 70,
             ..LevelParams::FULL
         };
-        let axis = Axis::of(&base);
+        let axis = Axis::of(&base, true);
         assert!((2f64.powf(axis.full) - 100_000.0).abs() < 1.0);
         let mut params = base;
         axis.set(&mut params, &base, axis.start(&base));
@@ -341,6 +388,46 @@ mod tests {
             ..base
         };
         assert_eq!(axis.start(&greedy), axis.full);
+    }
+
+    #[test]
+    fn in_plain_chess_the_axis_moves_only_the_plain_chess_cap_and_the_time_it_needs() {
+        let base = LevelParams {
+            nodes: Some(8_000),
+            movetime_ms: Some(25),
+            noise_cp: 75,
+            temperature_cp: 130,
+            ..LevelParams::FULL
+        };
+        let axis = Axis::of(&base, false);
+        assert_eq!(axis.start(&base), 8_000f64.log2());
+        let mut params = base;
+        axis.set(&mut params, &base, 32_000f64.log2());
+        assert_eq!(params.chess_nodes, Some(32_000));
+        assert_eq!(params.movetime_ms, Some(80));
+        assert_eq!(
+            (params.nodes, params.noise_cp, params.temperature_cp),
+            (Some(8_000), 75, 130)
+        );
+        axis.set(&mut params, &base, 4_000f64.log2());
+        assert_eq!((params.chess_nodes, params.movetime_ms), (Some(4_000), Some(25)));
+        assert_eq!(axis.start(&params), 4_000f64.log2());
+        // At most four times the time cap.
+        axis.set(&mut params, &base, axis.clamp(20.0));
+        assert_eq!((params.chess_nodes, params.movetime_ms), (Some(40_000), Some(100)));
+    }
+
+    #[test]
+    fn the_nearest_anchor_is_picked_by_elo() {
+        let anchor = |elo: f64| Player {
+            spec: level_spec("x", 1, None),
+            level: None,
+            nominal: Some(elo),
+        };
+        let anchors = [anchor(1320.0), anchor(1600.0), anchor(1900.0)];
+        assert_eq!(nearest_anchor(&anchors, 1100.0).and_then(|a| a.nominal), Some(1320.0));
+        assert_eq!(nearest_anchor(&anchors, 1775.0).and_then(|a| a.nominal), Some(1900.0));
+        assert!(nearest_anchor(&[], 1775.0).is_none());
     }
 
     #[test]

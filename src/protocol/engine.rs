@@ -6,7 +6,7 @@ use super::command::{self, Command, CommandError, GoParams, Start};
 use super::display;
 use super::options::{OperatorLimits, OptionEffect, Options};
 use super::position::{read_position, start_position};
-use crate::rules::{Color, Move, MoveStatus, Position, Square};
+use crate::rules::{Color, Move, MoveStatus, Position, Square, Variant};
 use crate::search::{
     self, Limits, Report, Score, ScoreBound, SearchControl, SearchJob, SearchMemory, TranspositionTable,
 };
@@ -336,6 +336,9 @@ impl Engine {
             }
             MoveStatus::Ongoing => {}
         }
+        // A level's node cap follows the game: covered chess if the game is declared so or
+        // the position has anything left to chance.
+        let covered = self.options.variant == Variant::Covered || !self.position.is_plain_chess();
         let job = SearchJob {
             position: self.position.clone(),
             history: self.history.clone(),
@@ -344,7 +347,7 @@ impl Engine {
             multipv: self.options.multipv,
             threads: self.options.threads,
             move_overhead: Duration::from_millis(self.options.move_overhead_ms),
-            level: self.options.strength(),
+            level: self.options.strength().in_variant(covered),
             seed: self.options.seed,
             cover_baseline: self.options.cover_baseline,
             ablation: self.options.ablation,

@@ -39,6 +39,10 @@ pub struct LevelParams {
     /// Nodes per move.
     #[serde(default)]
     pub nodes: Option<u64>,
+    /// Nodes per move in plain chess, where the level's plain-chess Elo needs a cap of its
+    /// own (none: `nodes` in both variants).
+    #[serde(default)]
+    pub chess_nodes: Option<u64>,
     /// Milliseconds per move at most (the clock may allow less).
     #[serde(default)]
     pub movetime_ms: Option<u64>,
@@ -89,6 +93,7 @@ impl LevelParams {
     pub const FULL: LevelParams = LevelParams {
         depth: None,
         nodes: None,
+        chess_nodes: None,
         movetime_ms: None,
         hash_mb: None,
         noise_cp: 0,
@@ -108,6 +113,26 @@ impl LevelParams {
             self.covered_elo
         } else {
             self.elo
+        }
+    }
+
+    /// The level's node cap in a variant: `chess_nodes` in plain chess if it has one, else
+    /// `nodes`.
+    pub fn nodes_in(&self, covered: bool) -> Option<u64> {
+        if covered {
+            self.nodes
+        } else {
+            self.chess_nodes.or(self.nodes)
+        }
+    }
+
+    /// The level as it plays a variant: its node cap is [`LevelParams::nodes_in`] that
+    /// variant.
+    pub fn in_variant(&self, covered: bool) -> LevelParams {
+        LevelParams {
+            nodes: self.nodes_in(covered),
+            chess_nodes: None,
+            ..*self
         }
     }
 
@@ -235,8 +260,15 @@ impl LevelTable {
             if !(0..=1000).contains(&params.noise_cp) || !(0..=1000).contains(&params.temperature_cp) {
                 return bad("noise_cp and temperature_cp must be 0..=1000");
             }
-            if params.depth == Some(0) || params.nodes == Some(0) || params.movetime_ms == Some(0) {
-                return bad("depth, nodes and movetime_ms must be positive");
+            if [
+                params.depth.map(u64::from),
+                params.nodes,
+                params.chess_nodes,
+                params.movetime_ms,
+            ]
+            .contains(&Some(0))
+            {
+                return bad("depth, nodes, chess_nodes and movetime_ms must be positive");
             }
             if params.hash_mb.is_some_and(|mb| mb == 0 || mb > 16384) {
                 return bad("hash_mb must be 1..=16384");
@@ -299,6 +331,10 @@ impl LevelTable {
         LevelParams {
             depth: logarithmic(low.depth.map(u64::from), high.depth.map(u64::from)).map(|d| d as u32),
             nodes: logarithmic(low.nodes, high.nodes),
+            chess_nodes: match (low.chess_nodes, high.chess_nodes) {
+                (None, None) => None,
+                _ => logarithmic(low.nodes_in(false), high.nodes_in(false)),
+            },
             movetime_ms: logarithmic(low.movetime_ms, high.movetime_ms),
             hash_mb: high.hash_mb,
             noise_cp: linear(low.noise_cp as f64, high.noise_cp as f64).round() as i32,
@@ -456,6 +492,25 @@ mod tests {
         assert!(middle.nodes > table.levels[1].nodes && middle.nodes < table.levels[2].nodes);
         let top = table.for_elo(high - 1.0);
         assert!(top.nodes.unwrap() > table.levels[3].nodes.unwrap());
+    }
+
+    #[test]
+    fn a_plain_chess_node_cap_serves_plain_chess_only() {
+        let mut table = LevelTable::default();
+        table.levels[1].chess_nodes = Some(20_000);
+        let level = table.levels[1];
+        assert_eq!(level.in_variant(false).nodes, Some(20_000));
+        assert_eq!(level.in_variant(true).nodes, level.nodes);
+        assert_eq!(table.levels[2].in_variant(false).nodes, table.levels[2].nodes);
+        // UCI_Elo between two levels interpolates it, the other level's `nodes` standing in.
+        let (l2, l3) = (table.levels[1].elo.unwrap(), table.levels[2].elo.unwrap());
+        let middle = table.for_elo((l2 + l3) / 2.0);
+        let plain = middle.nodes_in(false).unwrap();
+        assert!(plain > 20_000.min(table.levels[2].nodes.unwrap()));
+        assert!(plain < 20_000.max(table.levels[2].nodes.unwrap()));
+        let text = table.to_toml();
+        assert_eq!(LevelTable::parse(&text), Ok(table));
+        assert!(LevelTable::parse(&text.replacen("chess_nodes = 20000", "chess_nodes = 0", 1)).is_err());
     }
 
     #[test]
