@@ -16,26 +16,10 @@ Usage: levels-table.py TABLE.toml [--covered C.json] [--chess P.json] [--write O
 
 import argparse
 import json
+import re
 import sys
 import tomllib
 
-# The order `veil` writes a level's keys in.
-KEYS = [
-    "depth",
-    "nodes",
-    "chess_nodes",
-    "movetime_ms",
-    "hash_mb",
-    "noise_cp",
-    "candidates",
-    "temperature_cp",
-    "naive_covers",
-    "network",
-    "max_loss_cp",
-    "recapture_pct",
-    "elo",
-    "covered_elo",
-]
 BEGIN = "<!-- levels-table:begin -->"
 END = "<!-- levels-table:end -->"
 
@@ -48,13 +32,25 @@ def value(v):
     return str(v)
 
 
-def to_toml(levels):
-    blocks = []
-    for level in levels:
-        lines = ["[[level]]"]
-        lines += [f"{k} = {value(level[k])}" for k in KEYS if k in level]
-        blocks.append("\n".join(lines) + "\n")
-    return "\n".join(blocks)
+def with_elos(text, levels):
+    """The levels file `text` (as veil wrote it) with each level's `elo` and `covered_elo`
+    lines set to those of `levels`, everything else as it was."""
+    head, *blocks = re.split(r"(?m)^(?=\[\[level\]\])", text)
+    if len(blocks) != len(levels):
+        sys.exit(f"expected {len(levels)} [[level]] tables, found {len(blocks)}")
+    out = [head]
+    for block, level in zip(blocks, levels):
+        for key in ("elo", "covered_elo"):
+            if key not in level:
+                continue
+            line = f"{key} = {value(level[key])}"
+            pattern = rf"(?m)^{key} = .*$"
+            if re.search(pattern, block):
+                block = re.sub(pattern, line, block)
+            else:
+                block = block.rstrip("\n") + "\n" + line + "\n\n"
+        out.append(block)
+    return "".join(out).rstrip("\n") + "\n"
 
 
 def markdown(levels):
@@ -99,7 +95,8 @@ def main():
     args = parser.parse_args()
 
     with open(args.table, "rb") as f:
-        levels = tomllib.load(f)["level"]
+        original = f.read().decode()
+    levels = tomllib.loads(original)["level"]
     if len(levels) != 5:
         sys.exit(f"{args.table}: expected 5 levels, found {len(levels)}")
     if args.covered:
@@ -116,7 +113,7 @@ def main():
             if key in level:
                 level[key] = float(level[key])
 
-    text = to_toml(levels)
+    text = with_elos(original, levels)
     if args.write:
         with open(args.write, "w") as f:
             f.write(text)
