@@ -71,7 +71,7 @@ pub struct LevelsArgs {
     #[arg(long)]
     json: Option<PathBuf>,
     /// Tune levels 1-4 to --targets first, write the levels file, then calibrate it (or, with
-    /// --nearest-anchors, measure it against the anchors). With anchors, each level is tuned
+    /// --nearest-anchors, measure it against the anchors; with --games 0, neither). With anchors, each level is tuned
     /// against the anchor nearest its target, in plain chess by its own plain-chess node cap;
     /// without, against the level above it.
     #[arg(long)]
@@ -88,6 +88,9 @@ pub struct LevelsArgs {
     /// Probe matches per level while tuning.
     #[arg(long, default_value_t = 3)]
     iterations: u32,
+    /// The levels to tune, comma-separated (of 1-4); the others keep their rows.
+    #[arg(long, value_delimiter = ',', default_value = "1,2,3,4")]
+    tune_levels: Vec<u8>,
     /// No line per finished game.
     #[arg(long)]
     quiet: bool,
@@ -257,7 +260,8 @@ fn run(args: &LevelsArgs) -> Result<(), String> {
         let template = config(args, &[])?;
         let work = args.write.with_extension("probe.toml");
         println!(
-            "Tuning levels 4..1 to {targets:?} ({} games a probe, against {})",
+            "Tuning levels {:?} to {targets:?} ({} games a probe, against {})",
+            args.tune_levels,
             args.probe_games,
             if anchors.is_empty() {
                 "the level above"
@@ -271,6 +275,7 @@ fn run(args: &LevelsArgs) -> Result<(), String> {
             iterations: args.iterations,
             work_file: &work,
             anchors: &anchors,
+            levels: &args.tune_levels,
         };
         let (tuned, _) = tune::tune(&template, &command, &table, &goal, |probe| {
             println!(
@@ -281,9 +286,12 @@ fn run(args: &LevelsArgs) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
         let _ = std::fs::remove_file(&work);
         std::fs::write(&args.write, tuned.to_toml()).map_err(|e| format!("{}: {e}", args.write.display()))?;
-        println!("Wrote {}; verifying it with a calibration run", args.write.display());
+        println!("Wrote {}", args.write.display());
         table = tuned;
         levels_file = Some(args.write.clone());
+        if args.games == 0 {
+            return Ok(());
+        }
     }
     if args.nearest_anchors {
         return run_anchored(args, &command, &table, levels_file.as_deref(), &anchors);

@@ -10,11 +10,11 @@
 //! target, and the level's final node cap is where the line through all its probes meets
 //! it: every game of every probe counts, not just the last probe's. Depth caps are lifted on
 //! tuned levels so that the node cap governs; time caps stay, since they bound what a level
-//! costs to host.
+//! costs to host, but a node cap past what its time cap affords ([`NODES_PER_MS`] a
+//! millisecond) raises the time cap with it, up to [`MAX_TIME_RAISE`] times.
 //!
-//! The axis goes on past the nodes a level's time cap affords ([`NODES_PER_MS`] a
-//! millisecond): there the node cap stays at that most, and each further step of one halves
-//! the level's noise and softmax temperature instead. So a level whose choice costs more than
+//! In covered chess the axis goes on past that: there the node cap stays at its most, and each
+//! further step of one halves the level's noise and softmax temperature instead. So a level whose choice costs more than
 //! its gap still reaches its target, and its searches still end at their node cap, not on
 //! the clock: it plays alike on every machine and replays move for move.
 //!
@@ -22,8 +22,8 @@
 //! instead the anchor nearest its target, and the gap it aims at is its target less the
 //! anchor's Elo; the levels are then tuned each on its own. In plain chess the tuner sets the
 //! level's own plain-chess node cap (`chess_nodes`), which leaves its covered play alone: the
-//! noise and temperature the two variants share are not touched, and past what the time cap
-//! affords the time cap is raised with the nodes (up to four times).
+//! noise and temperature the two variants share are not touched, and no further than
+//! [`MAX_TIME_RAISE`] times the time cap's worth of nodes.
 
 use super::calibrate::Player;
 use crate::arbiter::engine::EngineSpec;
@@ -43,13 +43,15 @@ const MAX_STEP: f64 = 4.0;
 const MIN_NODES: u64 = 16;
 const MAX_NODES: u64 = 20_000_000;
 /// Nodes a millisecond of a level's time cap is taken to afford on a slow or busy machine:
-/// the tuner never gives a level more nodes than its time cap's worth.
+/// the tuner never gives a level more nodes than its time cap's worth (raising the time cap
+/// where it gives more).
 pub const NODES_PER_MS: u64 = 400;
 /// How far past its most nodes the axis takes a level: its noise and temperature down to a
 /// sixteenth.
 const MAX_COOLING: f64 = 4.0;
-/// In plain chess, how many times its time cap a level's plain-chess nodes may come to need:
-/// a level stays cheap to host in either variant.
+/// How many times its time cap the tuner may raise a level's time cap to, to afford more
+/// nodes: a level stays cheap to host. (Hosting prefers a tighter time cap; people prefer
+/// small errors kept, so nodes come before a cooler choice.)
 const MAX_TIME_RAISE: u64 = 4;
 
 /// One probe match of a tuning run.
@@ -92,6 +94,8 @@ pub struct TuneGoal<'a> {
     /// Engines of known Elo: if any, each level plays the one nearest its target instead of
     /// the level above.
     pub anchors: &'a [Player],
+    /// The levels to tune (of 1..=4); the others keep their rows.
+    pub levels: &'a [u8],
 }
 
 /// Tunes levels 4 down to 1 of `table` to the goal's targets. `template` supplies the time
@@ -111,11 +115,12 @@ pub fn tune(
         iterations,
         work_file,
         anchors,
+        levels,
     } = *goal;
     let covered = template.variant == Variant::Covered;
     let mut table = *table;
     let mut probes = Vec::new();
-    for index in (0..4).rev() {
+    for index in (0..4).rev().filter(|&i| levels.contains(&(i as u8 + 1))) {
         let level = index as u8 + 1;
         let (opponent, wanted) = match nearest_anchor(anchors, targets[index]) {
             Some(anchor) => (anchor.spec.clone(), targets[index] - anchor.nominal.unwrap_or(0.0)),
@@ -166,9 +171,10 @@ pub fn tune(
         let line = fit_line(&tried);
         axis.set(&mut table.levels[index], &base, axis.clamp(line.log_nodes_at(wanted)));
     }
-    let tuned = if anchors.is_empty() { 5 } else { 4 };
-    for (params, target) in table.levels.iter_mut().zip(targets).take(tuned) {
-        params.set_elo_in(covered, target);
+    for (number, (params, target)) in (1..=5u8).zip(table.levels.iter_mut().zip(targets)) {
+        if levels.contains(&number) || (number == 5 && anchors.is_empty()) {
+            params.set_elo_in(covered, target);
+        }
     }
     Ok((table, probes))
 }
@@ -189,8 +195,9 @@ fn nodes_at(log_nodes: f64) -> u64 {
 }
 
 /// A level's strength axis.
-/// - Covered chess: log2 of its node cap up to `full`, the most its time cap affords; past
-///   it, cooling: the choice's noise and temperature halve with each step.
+/// - Covered chess: log2 of its node cap up to `full`, the most [`MAX_TIME_RAISE`] times its
+///   time cap affords; past it, cooling: the choice's noise and temperature halve with each
+///   step.
 /// - Plain chess: log2 of its plain-chess node cap (`chess_nodes`) alone, the time cap raised
 ///   to afford it where it must be, up to [`MAX_TIME_RAISE`] times.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -201,9 +208,9 @@ struct Axis {
 
 impl Axis {
     fn of(params: &LevelParams, covered: bool) -> Axis {
-        let raise = if covered { 1 } else { MAX_TIME_RAISE };
         let most = params.movetime_ms.map_or(MAX_NODES, |ms| {
-            ms.saturating_mul(NODES_PER_MS * raise).clamp(MIN_NODES, MAX_NODES)
+            ms.saturating_mul(NODES_PER_MS * MAX_TIME_RAISE)
+                .clamp(MIN_NODES, MAX_NODES)
         });
         Axis {
             full: (most as f64).log2(),
@@ -234,9 +241,9 @@ impl Axis {
     /// Sets `params` to the point `x` of the axis of `base`.
     fn set(&self, params: &mut LevelParams, base: &LevelParams, x: f64) {
         let nodes = nodes_at(x.min(self.full));
+        params.movetime_ms = base.movetime_ms.map(|ms| ms.max(nodes.div_ceil(NODES_PER_MS)));
         if !self.covered {
             params.chess_nodes = Some(nodes);
-            params.movetime_ms = base.movetime_ms.map(|ms| ms.max(nodes.div_ceil(NODES_PER_MS)));
             return;
         }
         params.nodes = Some(nodes);
@@ -359,7 +366,7 @@ mod tests {
     }
 
     #[test]
-    fn past_its_time_cap_a_level_cools_its_choice_instead() {
+    fn a_level_gets_nodes_and_time_first_then_a_cooler_choice() {
         let base = LevelParams {
             nodes: Some(50_000),
             movetime_ms: Some(250),
@@ -368,21 +375,28 @@ mod tests {
             ..LevelParams::FULL
         };
         let axis = Axis::of(&base, true);
-        assert!((2f64.powf(axis.full) - 100_000.0).abs() < 1.0);
+        assert!((2f64.powf(axis.full) - 400_000.0).abs() < 1.0);
         let mut params = base;
         axis.set(&mut params, &base, axis.start(&base));
         assert_eq!(
-            (params.nodes, params.noise_cp, params.temperature_cp),
-            (Some(50_000), 30, 70)
+            (params.nodes, params.movetime_ms, params.noise_cp, params.temperature_cp),
+            (Some(50_000), Some(250), 30, 70)
         );
+        // Past its time cap's worth the time cap rises with the nodes.
+        axis.set(&mut params, &base, 200_000f64.log2());
+        assert_eq!(
+            (params.nodes, params.movetime_ms, params.noise_cp),
+            (Some(200_000), Some(500), 30)
+        );
+        // Past four times that, the choice cools.
         axis.set(&mut params, &base, axis.full + 1.0);
         assert_eq!(
-            (params.nodes, params.noise_cp, params.temperature_cp),
-            (Some(100_000), 15, 35)
+            (params.nodes, params.movetime_ms, params.noise_cp, params.temperature_cp),
+            (Some(400_000), Some(1_000), 15, 35)
         );
         axis.set(&mut params, &base, axis.clamp(axis.full + 9.0));
         assert_eq!((params.noise_cp, params.temperature_cp), (2, 4));
-        // A row whose node cap is past its time cap starts at the time cap's worth.
+        // A row whose node cap is past that starts at the most.
         let greedy = LevelParams {
             nodes: Some(5_000_000),
             ..base
