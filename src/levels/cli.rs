@@ -48,6 +48,9 @@ pub struct LevelsArgs {
     /// Elo is its performance against them at their known Elos.
     #[arg(long)]
     nearest_anchors: bool,
+    /// With --nearest-anchors: the levels to measure, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1,2,3,4,5")]
+    anchored_levels: Vec<u8>,
     /// Games per pairing of the round robin.
     #[arg(long, default_value_t = 20)]
     games: u64,
@@ -332,7 +335,7 @@ fn run_anchored(
 ) -> Result<(), String> {
     let covered = matches!(args.variant, crate::arbiter::cli::VariantArg::Covered);
     let mut measured: Vec<anchored::Performance> = Vec::new();
-    for level in (1..=5u8).rev() {
+    for level in (1..=5u8).rev().filter(|l| args.anchored_levels.contains(l)) {
         let target = table.get(level).elo_in(covered);
         let above = measured.last().filter(|p| p.level == level + 1);
         let picks = anchored::nearest(anchors, target.unwrap_or(f64::INFINITY), above.is_some());
