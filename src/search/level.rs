@@ -484,12 +484,12 @@ mod tests {
         let (low, high) = table.elo_range();
         assert_eq!(table.for_elo(low - 500.0), table.levels[0]);
         assert_eq!(table.for_elo(high + 500.0), table.levels[4]);
+        let l1 = table.levels[0].elo.unwrap();
         let l2 = table.levels[1].elo.unwrap();
-        let l3 = table.levels[2].elo.unwrap();
-        assert_eq!(table.for_elo(l3), table.levels[2]);
-        let middle = table.for_elo((l2 + l3) / 2.0);
-        assert!(middle.noise_cp < table.levels[1].noise_cp && middle.noise_cp > table.levels[2].noise_cp);
-        assert!(middle.nodes > table.levels[1].nodes && middle.nodes < table.levels[2].nodes);
+        assert_eq!(table.for_elo(l2), table.levels[1]);
+        let middle = table.for_elo((l1 + l2) / 2.0);
+        assert!(middle.noise_cp < table.levels[0].noise_cp && middle.noise_cp > table.levels[1].noise_cp);
+        assert!(middle.nodes > table.levels[0].nodes && middle.nodes < table.levels[1].nodes);
         let top = table.for_elo(high - 1.0);
         assert!(top.nodes.unwrap() > table.levels[3].nodes.unwrap());
     }
@@ -498,6 +498,7 @@ mod tests {
     fn a_plain_chess_node_cap_serves_plain_chess_only() {
         let mut table = LevelTable::default();
         table.levels[1].chess_nodes = Some(20_000);
+        table.levels[2].chess_nodes = None;
         let level = table.levels[1];
         assert_eq!(level.in_variant(false).nodes, Some(20_000));
         assert_eq!(level.in_variant(true).nodes, level.nodes);
@@ -508,6 +509,10 @@ mod tests {
         let plain = middle.nodes_in(false).unwrap();
         assert!(plain > 20_000.min(table.levels[2].nodes.unwrap()));
         assert!(plain < 20_000.max(table.levels[2].nodes.unwrap()));
+        // Where neither level has one, neither has the mean.
+        table.levels[1].chess_nodes = None;
+        assert_eq!(table.for_elo((l2 + l3) / 2.0).chess_nodes, None);
+        table.levels[1].chess_nodes = Some(20_000);
         let text = table.to_toml();
         assert_eq!(LevelTable::parse(&text), Ok(table));
         assert!(LevelTable::parse(&text.replacen("chess_nodes = 20000", "chess_nodes = 0", 1)).is_err());
