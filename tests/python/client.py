@@ -218,11 +218,12 @@ def check_configure(engine):
         else:
             raise Failure(f"python-chess accepted configuring managed option {name}")
     engine.ping()
-    # Level 3 caps the search (12,500 nodes in the compiled-in table).
+    # Level 3 caps the search (tens of thousands of nodes in plain chess in the compiled-in
+    # table, which retuning moves; an uncapped search to depth 30 takes many millions).
     board = chess.Board()
     info = engine.analyse(board, chess.engine.Limit(depth=30))
     check(1 <= info.get("depth", 0) < 30, f"Level 3 searched to depth {info.get('depth')}")
-    check(info.get("nodes", 0) <= 30000, f"Level 3 searched {info.get('nodes')} nodes")
+    check(info.get("nodes", 0) <= 250000, f"Level 3 searched {info.get('nodes')} nodes")
     result = engine.play(board, chess.engine.Limit(depth=5))
     check(result.move in board.legal_moves, f"illegal move {result.move} with two threads")
     engine.configure({"Level": 5, "Threads": 1, "Hash": 16})
