@@ -13,10 +13,11 @@
 //! costs to host, but a node cap past what its time cap affords ([`NODES_PER_MS`] a
 //! millisecond) raises the time cap with it, up to [`MAX_TIME_RAISE`] times.
 //!
-//! In covered chess the axis goes on past that: there the node cap stays at its most, and each
-//! further step of one halves the level's noise and softmax temperature instead. So a level whose choice costs more than
-//! its gap still reaches its target, and its searches still end at their node cap, not on
-//! the clock: it plays alike on every machine and replays move for move.
+//! In covered chess the axis goes on past that: there the node cap stays at its most, and
+//! each further step of one halves the level's noise and softmax temperature instead. So a
+//! level whose choice costs more than its gap still reaches its target, and its searches
+//! still end at their node cap, not on the clock: it plays alike on every machine and
+//! replays move for move.
 //!
 //! With anchors (engines of known Elo, such as Stockfish at a `UCI_Elo`), each level plays
 //! instead the anchor nearest its target, and the gap it aims at is its target less the
