@@ -74,9 +74,9 @@ pub struct LevelsArgs {
     #[arg(long)]
     json: Option<PathBuf>,
     /// Tune levels 1-4 to --targets first, write the levels file, then calibrate it (or, with
-    /// --nearest-anchors, measure it against the anchors; with --games 0, neither). With anchors, each level is tuned
-    /// against the anchor nearest its target, in plain chess by its own plain-chess node cap;
-    /// without, against the level above it.
+    /// --nearest-anchors, measure it against the anchors; with --games 0, neither). With
+    /// anchors, each level is tuned against the anchor nearest its target, in plain chess by
+    /// its own plain-chess node cap; without, against the level above it.
     #[arg(long)]
     tune: bool,
     /// Target Elos of levels 1..5, comma-separated (with --tune).

@@ -26,6 +26,7 @@
 //! noise and temperature the two variants share are not touched, and no further than
 //! [`MAX_TIME_RAISE`] times the time cap's worth of nodes.
 
+use super::anchored;
 use super::calibrate::Player;
 use crate::arbiter::engine::EngineSpec;
 use crate::arbiter::record::Variant;
@@ -180,15 +181,9 @@ pub fn tune(
     Ok((table, probes))
 }
 
-/// The anchor whose Elo is nearest `elo`.
+/// The anchor whose Elo is nearest `elo` (the first of [`anchored::nearest`]).
 fn nearest_anchor(anchors: &[Player], elo: f64) -> Option<&Player> {
-    anchors
-        .iter()
-        .filter(|a| a.nominal.is_some_and(f64::is_finite))
-        .min_by(|a, b| {
-            let gap = |p: &Player| (p.nominal.unwrap_or(0.0) - elo).abs();
-            gap(a).total_cmp(&gap(b))
-        })
+    anchored::nearest(anchors, elo, false).first().map(|&i| &anchors[i])
 }
 
 fn nodes_at(log_nodes: f64) -> u64 {
