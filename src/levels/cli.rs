@@ -550,13 +550,14 @@ fn run_profile(args: &LevelsArgs, command: &str, table: &LevelTable) -> Result<(
         }
         let s = profile.summary();
         println!(
-            "L{level}: {} games ({} played in {:.0} s, judged in {:.0} s), {} moves, ACPL {}, blunders/game {}, howlers {}",
+            "L{level}: {} games ({} played in {:.0} s, judged in {:.0} s), {} moves, ACPL {} ({} until decided), blunders/game {}, howlers {}",
             s.games,
             records.len(),
             played.as_secs_f64(),
             (started.elapsed() - played).as_secs_f64(),
             s.moves,
             s.acpl.map_or("-".to_string(), |a| format!("{a:.1}")),
+            s.acpl_undecided.map_or("-".to_string(), |a| format!("{a:.1}")),
             s.blunders_per_game.map_or("-".to_string(), |b| format!("{b:.2}")),
             s.howlers
         );

@@ -33,6 +33,10 @@ pub const HOWLER_DROP: f64 = 50.0;
 /// howler rule); above [`AHEAD_FROM`], ahead.
 pub const BEHIND_BELOW: f64 = 40.0;
 pub const AHEAD_FROM: f64 = 60.0;
+/// A game is decided once the judge has scored this many plies in a row at the cap (one
+/// side or the other): humans resign about there, so the figures "until decided" leave out
+/// the moves from there on, which the cap scores as costing nothing.
+pub const DECIDED_PLIES: usize = 4;
 
 /// A score capped at ±[`EVAL_CAP`].
 pub fn capped(cp: i32) -> i32 {
@@ -154,6 +158,20 @@ impl MoveLoss {
     }
 }
 
+/// How many of a game's judged moves (in the order played) came before it was decided:
+/// before the first of [`DECIDED_PLIES`] moves in a row played from a position the judge
+/// scored at the cap. All of them if that never happened.
+pub fn until_decided(moves: &[MoveLoss]) -> usize {
+    let mut run = 0;
+    for (index, judged) in moves.iter().enumerate() {
+        run = if judged.before.abs() >= EVAL_CAP { run + 1 } else { 0 };
+        if run == DECIDED_PLIES {
+            return index + 1 - DECIDED_PLIES;
+        }
+    }
+    moves.len()
+}
+
 /// Counts over a set of judged moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Tally {
@@ -203,6 +221,8 @@ pub struct LevelProfile {
     pub behind: Tally,
     pub equal: Tally,
     pub ahead: Tally,
+    /// The moves played before each game was decided ([`until_decided`]).
+    pub undecided: Tally,
 }
 
 impl LevelProfile {
@@ -226,6 +246,9 @@ impl LevelProfile {
                 Standing::Ahead => self.ahead.add(judged),
             }
         }
+        for judged in &moves[..until_decided(moves)] {
+            self.undecided.add(judged);
+        }
     }
 
     /// A count per player and game.
@@ -237,6 +260,7 @@ impl LevelProfile {
     pub fn summary(&self) -> Summary {
         let human = self.elo.map(human_at);
         let acpl = self.all.acpl();
+        let acpl_undecided = self.undecided.acpl();
         let blunders = self.per_game(self.all.blunders);
         let howlers = self.per_game(self.all.howlers);
         let within = |value: Option<f64>, reference: Option<f64>, tolerance: f64| match (value, reference) {
@@ -272,6 +296,9 @@ impl LevelProfile {
             human_acpl: human.map(|h| h.acpl),
             human_blunders_per_game: human.map(|h| h.blunders),
             acpl_goal: within(acpl, human.map(|h| h.acpl), ACPL_TOLERANCE),
+            moves_per_game_undecided: self.per_game(self.undecided.moves),
+            acpl_undecided,
+            acpl_undecided_goal: within(acpl_undecided, human.map(|h| h.acpl), ACPL_TOLERANCE),
             blunder_goal: within(blunders, human.map(|h| h.blunders), BLUNDER_TOLERANCE),
             howler_goal,
         }
@@ -308,6 +335,10 @@ pub struct Summary {
     pub human_acpl: Option<f64>,
     pub human_blunders_per_game: Option<f64>,
     pub acpl_goal: Option<bool>,
+    /// Moves per player and game, and their ACPL, before the game was decided.
+    pub moves_per_game_undecided: Option<f64>,
+    pub acpl_undecided: Option<f64>,
+    pub acpl_undecided_goal: Option<bool>,
     pub blunder_goal: Option<bool>,
     pub howler_goal: Option<bool>,
 }
@@ -432,19 +463,22 @@ pub fn render(profiles: &[LevelProfile]) -> String {
     let _ = writeln!(out);
     let _ = writeln!(
         out,
-        "| level | Elo | ACPL | human ACPL | within ±20% | blunders/game | human blunders/game | within ±30% | howlers | howler goal |"
+        "| level | Elo | ACPL | human ACPL | within ±20% | moves/game until decided | ACPL until decided | within ±20% | blunders/game | human blunders/game | within ±30% | howlers | howler goal |"
     );
-    let _ = writeln!(out, "|{}", " --- |".repeat(10));
+    let _ = writeln!(out, "|{}", " --- |".repeat(13));
     for profile in profiles {
         let s = profile.summary();
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             s.level,
             number(s.elo, 0),
             number(s.acpl, 1),
             number(s.human_acpl, 0),
             verdict(s.acpl_goal),
+            number(s.moves_per_game_undecided, 1),
+            number(s.acpl_undecided, 1),
+            verdict(s.acpl_undecided_goal),
             number(s.blunders_per_game, 2),
             number(s.human_blunders_per_game, 2),
             verdict(s.blunder_goal),
@@ -554,6 +588,27 @@ mod tests {
     }
 
     #[test]
+    fn a_game_is_counted_until_decided() {
+        let even = MoveLoss::new(0, &[(1.0, -30)]);
+        let won = MoveLoss::new(1500, &[(1.0, 1500)]);
+        let lost = MoveLoss::new(-1200, &[(1.0, -1200)]);
+        // Three plies at the cap, then a swing back: not yet decided.
+        let moves = [even, won, lost, won, even, even];
+        assert_eq!(until_decided(&moves), 6);
+        // Four in a row, from either side: counted up to the first of them.
+        let moves = [even, even, won, lost, won, lost, won, even];
+        assert_eq!(until_decided(&moves), 2);
+        assert_eq!(until_decided(&[]), 0);
+        let mut profile = LevelProfile::new(2, Some(1200.0));
+        profile.add_game(&moves, 2);
+        assert_eq!(profile.all.moves, 8);
+        assert_eq!(profile.undecided.moves, 2);
+        let s = profile.summary();
+        assert!(close(s.acpl_undecided.unwrap(), 30.0));
+        assert_eq!(s.moves_per_game_undecided, Some(1.0));
+    }
+
+    #[test]
     fn human_figures_between_ratings() {
         assert_eq!(human_at(1000.0).acpl, 103.0);
         assert!(close(human_at(1200.0).acpl, 92.0));
@@ -587,6 +642,7 @@ mod tests {
         profile.elo = None;
         assert_eq!(profile.summary().acpl_goal, None);
         let text = render(&[profile]);
+        assert!(text.contains("ACPL until decided"));
         assert!(text.contains("| Level 3 |") && text.contains("lichess blitz 2200"));
     }
 }
