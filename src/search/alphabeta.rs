@@ -20,6 +20,7 @@ use super::see::see_ge;
 use super::tt::{Bound, TtEntry};
 use super::worker::{score_from_tt, score_to_tt, Worker};
 use crate::rules::{MoveList, Position, Role};
+use once_cell::sync::Lazy;
 
 /// Reverse futility: at depth <= this, a static score this far above beta per ply cuts.
 const RFP_DEPTH: i32 = 7;
@@ -48,11 +49,33 @@ const LMR_HISTORY_DIVISOR: i32 = 8_000;
 /// Quiet moves remembered at a node for the history malus.
 const MAX_QUIETS: usize = 64;
 
+/// Depths and move numbers below this have their late move reduction in a table.
+const LMR_TABLE_SIZE: usize = 64;
+
 /// Late move reduction for a quiet move by depth and move number: 0.75 + ln(d) ln(n) / 2.25.
-fn lmr_reduction(depth: i32, move_number: usize) -> i32 {
+fn lmr_formula(depth: i32, move_number: usize) -> i32 {
     let d = (depth.max(1) as f64).ln();
     let n = (move_number.max(1) as f64).ln();
     (0.75 + d * n / 2.25) as i32
+}
+
+/// [`lmr_formula`] worked out once for the depths and move numbers a search mostly meets.
+static LMR_TABLE: Lazy<[[u8; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]> = Lazy::new(|| {
+    let mut table = [[0; LMR_TABLE_SIZE]; LMR_TABLE_SIZE];
+    for (depth, row) in table.iter_mut().enumerate() {
+        for (move_number, reduction) in row.iter_mut().enumerate() {
+            *reduction = lmr_formula(depth as i32, move_number) as u8;
+        }
+    }
+    table
+});
+
+/// Late move reduction for a quiet move by depth and move number ([`lmr_formula`]).
+fn lmr_reduction(depth: i32, move_number: usize) -> i32 {
+    match (usize::try_from(depth), move_number) {
+        (Ok(d), n) if d < LMR_TABLE_SIZE && n < LMR_TABLE_SIZE => i32::from(LMR_TABLE[d][n]),
+        _ => lmr_formula(depth, move_number),
+    }
 }
 
 /// Whether `position`'s side to move has a piece other than pawns and king (covered pieces
@@ -335,5 +358,19 @@ impl Worker<'_> {
             },
         );
         best_score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_reduction_table_is_the_formula() {
+        for depth in -2..80 {
+            for move_number in 0..100 {
+                assert_eq!(lmr_reduction(depth, move_number), lmr_formula(depth, move_number));
+            }
+        }
     }
 }

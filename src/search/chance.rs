@@ -67,10 +67,18 @@ const WIN_UNITS: f64 = 1_048_576.0;
 /// domain too.
 mod domain {
     use super::{MEAN_BOUND, MEAN_IN_WIN_PROBABILITY, WDL_SCALE, WIN_UNITS};
+    use once_cell::sync::Lazy;
+
+    /// Every score's value, from -MEAN_BOUND - 1 to MEAN_BOUND + 1 (the logistic is worked
+    /// out once, not at every outcome and bound).
+    static UNITS: Lazy<Vec<i64>> = Lazy::new(|| {
+        (-MEAN_BOUND - 1..=MEAN_BOUND + 1)
+            .map(|cp| (WIN_UNITS / (1.0 + (-(cp as f64) / WDL_SCALE).exp())).round() as i64)
+            .collect()
+    });
 
     fn win_units(cp: i64) -> i64 {
-        let cp = cp.clamp(-MEAN_BOUND - 1, MEAN_BOUND + 1) as f64;
-        (WIN_UNITS / (1.0 + (-cp / WDL_SCALE).exp())).round() as i64
+        UNITS[(cp.clamp(-MEAN_BOUND - 1, MEAN_BOUND + 1) + MEAN_BOUND + 1) as usize]
     }
 
     /// A score (centipawns, or a bound such as alpha) in the domain.
@@ -93,18 +101,10 @@ mod domain {
         if !MEAN_IN_WIN_PROBABILITY {
             return units as i32;
         }
-        let (lowest, highest) = (-MEAN_BOUND - 2, MEAN_BOUND + 1);
-        if units < win_units(lowest + 1) {
-            return lowest as i32;
-        }
-        let mut cp = estimate(units).clamp(lowest + 1, highest);
-        while cp < highest && win_units(cp + 1) <= units {
-            cp += 1;
-        }
-        while win_units(cp) > units {
-            cp -= 1;
-        }
-        cp as i32
+        // The values rise strictly with the score, so the scores at most `units` are a
+        // prefix of the table; below its first, the score under the domain's edge.
+        let below = UNITS.partition_point(|&value| value <= units) as i64;
+        (below - MEAN_BOUND - 2) as i32
     }
 
     /// The smallest score whose value is at least `units`.
@@ -112,18 +112,9 @@ mod domain {
         if !MEAN_IN_WIN_PROBABILITY {
             return units as i32;
         }
-        let (lowest, highest) = (-MEAN_BOUND - 1, MEAN_BOUND + 2);
-        if units > win_units(highest - 1) {
-            return highest as i32;
-        }
-        let mut cp = estimate(units).clamp(lowest, highest - 1);
-        while cp > lowest && win_units(cp - 1) >= units {
-            cp -= 1;
-        }
-        while win_units(cp) < units {
-            cp += 1;
-        }
-        cp as i32
+        // Past the table's last value, the score above the domain's edge.
+        let below = UNITS.partition_point(|&value| value < units) as i64;
+        (below - MEAN_BOUND - 1) as i32
     }
 
     /// The mean `sum / total` as a score, to the nearest centipawn.
@@ -134,11 +125,6 @@ mod domain {
         } else {
             super::floor_div(2 * sum + total, 2 * total) as i32
         }
-    }
-
-    fn estimate(units: i64) -> i64 {
-        let p = (units as f64 / WIN_UNITS).clamp(1e-9, 1.0 - 1e-9);
-        (WDL_SCALE * (p / (1.0 - p)).ln()).round() as i64
     }
 }
 
