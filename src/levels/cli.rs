@@ -107,7 +107,7 @@ pub struct LevelsArgs {
     #[arg(long, value_delimiter = ',', default_value = "1,2,3,4,5")]
     profile_levels: Vec<u8>,
     /// With --profile: the Elos of levels 1..5 the human figures are taken at (default: the
-    /// levels table's Elos).
+    /// levels table's Elos in the variant played: plain-chess Elos, or the covered ladder's).
     #[arg(long, value_delimiter = ',')]
     profile_elos: Option<Vec<f64>>,
     /// With --profile: the judge engine (default: /usr/games/stockfish in plain chess, this
@@ -469,7 +469,10 @@ fn run_profile(args: &LevelsArgs, command: &str, table: &LevelTable) -> Result<(
     let elos: Vec<Option<f64>> = match &args.profile_elos {
         Some(elos) if elos.len() == 5 => elos.iter().map(|&e| Some(e)).collect(),
         Some(_) => return Err("--profile-elos: give five Elos, levels 1 to 5".to_string()),
-        None => table.levels.iter().map(|l| l.elo).collect(),
+        None => {
+            let covered = matches!(args.variant, crate::arbiter::cli::VariantArg::Covered);
+            table.levels.iter().map(|l| l.elo_in(covered)).collect()
+        }
     };
     if let Some(bad) = args.profile_levels.iter().find(|l| !(1..=5).contains(*l)) {
         return Err(format!("--profile-levels: no level {bad} (levels are 1 to 5)"));
