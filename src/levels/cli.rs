@@ -4,19 +4,20 @@
 use super::anchored;
 use super::calibrate::{self, Player};
 use super::judge::{self, Judge};
+use super::move_log;
 use super::profile::{self, LevelProfile};
 use super::tune;
 use crate::arbiter::cli::{engine_spec, read_openings};
 use crate::arbiter::clock::TimeControl;
 use crate::arbiter::engine::EngineSpec;
 use crate::arbiter::game::GameSettings;
-use crate::arbiter::record::{EngineScore, GameRecord, Variant};
+use crate::arbiter::record::Variant;
 use crate::arbiter::runner::{self, MatchConfig};
 use crate::arbiter::schedule::Pairing;
 use crate::search::level::LevelTable;
 use clap::Args;
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -122,6 +123,11 @@ pub struct LevelsArgs {
     /// own score, the judge's scores before and after, loss, class, howler).
     #[arg(long)]
     profile_moves: Option<PathBuf>,
+    /// With --profile: work the profile out from a move log written by --profile-moves
+    /// instead of playing and judging games (--variant, --profile-levels and --profile-elos
+    /// apply).
+    #[arg(long)]
+    profile_from: Option<PathBuf>,
 }
 
 impl LevelsArgs {
@@ -477,6 +483,13 @@ fn run_profile(args: &LevelsArgs, command: &str, table: &LevelTable) -> Result<(
     if let Some(bad) = args.profile_levels.iter().find(|l| !(1..=5).contains(*l)) {
         return Err(format!("--profile-levels: no level {bad} (levels are 1 to 5)"));
     }
+    if let Some(path) = &args.profile_from {
+        let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let profiles = move_log::read(std::io::BufReader::new(file), &args.profile_levels, &elos)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        print!("{}", profile::render(&profiles));
+        return write_profile_json(args, &profiles, None);
+    }
     let (judge_spec, judge_nodes) = judge_spec(args)?;
     let mut judge =
         Judge::start(&judge_spec, judge_nodes, JUDGE_TIMEOUT).map_err(|e| format!("{e} ({})", judge_spec.command))?;
@@ -526,7 +539,7 @@ fn run_profile(args: &LevelsArgs, command: &str, table: &LevelTable) -> Result<(
             match judge::judge_game(&mut judge, record, |_| true) {
                 Ok(judged) => {
                     if let Some(log) = moves_log.as_mut() {
-                        write_moves(log, level, record, &judged).map_err(|e| format!("--profile-moves: {e}"))?;
+                        move_log::write(log, level, record, &judged).map_err(|e| format!("--profile-moves: {e}"))?;
                     }
                     let moves: Vec<_> = judged.iter().map(|j| j.loss).collect();
                     if !args.quiet {
@@ -568,6 +581,12 @@ fn run_profile(args: &LevelsArgs, command: &str, table: &LevelTable) -> Result<(
     }
     println!();
     print!("{}", profile::render(&profiles));
+    write_profile_json(args, &profiles, Some((&judge_spec.command, judge_nodes)))
+}
+
+/// Writes the profiles as JSON to `--json`, if given, with the judge that scored them when
+/// it is known.
+fn write_profile_json(args: &LevelsArgs, profiles: &[LevelProfile], judge: Option<(&str, u64)>) -> Result<(), String> {
     if let Some(path) = &args.json {
         let summaries: Vec<_> = profiles.iter().map(|p| p.summary()).collect();
         let report = serde_json::json!({
@@ -575,11 +594,13 @@ fn run_profile(args: &LevelsArgs, command: &str, table: &LevelTable) -> Result<(
                 crate::arbiter::cli::VariantArg::Covered => "covered",
                 crate::arbiter::cli::VariantArg::Chess => "chess",
             },
-            "time_control": args.tc,
-            "games_per_level": args.games.max(1),
-            "seed": args.seed,
-            "judge": judge_spec.command,
-            "judge_nodes": judge_nodes,
+            // Played here, or read from a move log (whose games' settings it does not keep).
+            "time_control": judge.map(|_| &args.tc),
+            "games_per_level": judge.map(|_| args.games.max(1)),
+            "seed": judge.map(|_| args.seed),
+            "move_log": args.profile_from.as_ref().map(|path| path.display().to_string()),
+            "judge": judge.map(|(command, _)| command),
+            "judge_nodes": judge.map(|(_, nodes)| nodes),
             "levels": summaries,
             "tallies": profiles,
             "human": profile::HUMAN,
@@ -588,44 +609,6 @@ fn run_profile(args: &LevelsArgs, command: &str, table: &LevelTable) -> Result<(
         std::fs::write(path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(())
-}
-
-/// Writes one JSON line per judged move of `record`: where it was played, what it was, the
-/// judge's scores and its class, so single errors can be looked up.
-fn write_moves(
-    log: &mut impl Write,
-    level: u8,
-    record: &GameRecord,
-    judged: &[judge::JudgedMove],
-) -> std::io::Result<()> {
-    let mut position = record.start.clone();
-    let mut next = judged.iter().peekable();
-    for (ply, played) in record.moves.iter().enumerate() {
-        if let Some(j) = next.next_if(|j| j.ply == ply) {
-            let line = serde_json::json!({
-                "level": level,
-                "pair": record.pair + 1,
-                "game": record.game_in_pair + 1,
-                "ply": ply + 1,
-                "fen": position.to_fen(),
-                "move": position.move_text(played.m, played.reveal),
-                "player_score": played.score.map(|s| match s {
-                    EngineScore::Centipawns(cp) => format!("{cp}"),
-                    EngineScore::Mate(n) => format!("mate {n}"),
-                }),
-                "before": j.loss.before,
-                "after": j.loss.after,
-                "loss": j.loss.loss(),
-                "win_before": j.loss.win_before,
-                "win_after": j.loss.win_after,
-                "class": j.loss.judgement(),
-                "howler": j.loss.is_howler(),
-            });
-            writeln!(log, "{line}")?;
-        }
-        position.play_mut(played.m, played.reveal);
-    }
-    log.flush()
 }
 
 /// How long the judge may take over one position.

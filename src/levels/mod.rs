@@ -37,5 +37,6 @@ pub mod chart;
 pub mod cli;
 pub mod fit;
 pub mod judge;
+pub mod move_log;
 pub mod profile;
 pub mod tune;
