@@ -3,6 +3,10 @@
 # table (src/search/levels.toml) and the table of levels in docs/levels.md with what it
 # measured.
 #
+#   0. The levels that evaluate with a network use their own, networks/levels.nnue: a new
+#      default network (networks/default.nnue) does not move them until they are retuned.
+#      Unless KEEP_LEVELS_NETWORK is set, the script first makes the default network theirs
+#      (copies it to networks/levels.nnue; commit it with the table).
 #   1. Covered chess: `veil levels --tune` searches the node caps of Levels 4 down to 1 so
 #      that each stands the target gap below the level above (Level 5, full strength, is
 #      pinned), then verifies the tuned table with a ladder at 5+0.05.
@@ -22,7 +26,7 @@
 # used: Level 5 is full strength), CHESS_PROBE_GAMES, CHESS_ITERATIONS, ANCHOR_GAMES (a level
 # against one anchor), TC, CONCURRENCY, SEED, FROM (a levels file to start from instead of
 # the compiled-in table), STOCKFISH, SKIP_COVERED (reuse OUT_DIR/tuned.toml and covered.json
-# from an earlier run).
+# from an earlier run), KEEP_LEVELS_NETWORK (tune with the levels' network as it is).
 
 set -euo pipefail
 
@@ -43,6 +47,9 @@ CONCURRENCY=${CONCURRENCY:-2}
 SEED=${SEED:-1}
 STOCKFISH=${STOCKFISH:-/usr/games/stockfish}
 
+if [ -z "${KEEP_LEVELS_NETWORK:-}" ]; then
+    cp "$root/networks/default.nnue" "$root/networks/levels.nnue"
+fi
 cargo build --release --manifest-path "$root/Cargo.toml"
 veil="$root/target/release/veil"
 from=()

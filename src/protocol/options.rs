@@ -5,7 +5,7 @@
 
 use super::untrusted_file::{read_bounded, shown_path, FileError};
 use crate::nnue::network::FILE_SIZE as NETWORK_FILE_SIZE;
-use crate::nnue::{default_network, Network};
+use crate::nnue::{default_network, levels_network, Network};
 use crate::search::level::{LevelParams, LevelTable};
 use crate::search::{Ablation, Evaluator, NETWORK_IN_COVERED_CHESS, NETWORK_IN_PLAIN_CHESS};
 use std::fmt;
@@ -412,18 +412,27 @@ impl Options {
         }
     }
 
-    /// The evaluation a search uses: the network when `UseNNUE` is on (in plain chess only
-    /// with `NNUEPlainChess`) at full strength and at the levels whose row says `network`,
-    /// else the hand-written one.
+    /// The evaluation a search uses, when `UseNNUE` is on (in plain chess only with
+    /// `NNUEPlainChess`): at full strength the network (`EvalFile`'s or the embedded one),
+    /// at the levels whose row says `network` the levels' own embedded network, the one
+    /// their table was tuned with. Else the hand-written one.
     pub fn evaluator(&self) -> Evaluator {
         let strength = self.strength();
-        if self.use_network && (strength.is_full() || strength.network) {
-            Evaluator::Network {
-                network: Arc::clone(&self.network),
-                plain_chess: self.network_in_plain_chess,
-            }
+        let network = if !self.use_network {
+            None
+        } else if strength.is_full() {
+            Some(Arc::clone(&self.network))
+        } else if strength.network {
+            Some(levels_network())
         } else {
-            Evaluator::HandWritten
+            None
+        };
+        match network {
+            Some(network) => Evaluator::Network {
+                network,
+                plain_chess: self.network_in_plain_chess,
+            },
+            None => Evaluator::HandWritten,
         }
     }
 
@@ -630,9 +639,21 @@ mod tests {
                 "level {level}"
             );
         }
+        // The levels evaluate with their own network, whatever the full strength's is.
+        let network_of = |options: &Options| match options.evaluator() {
+            Evaluator::Network { network, .. } => Some(network.checksum),
+            Evaluator::HandWritten => None,
+        };
+        let level = (1..=4u8)
+            .find(|&l| options.levels.get(l).network)
+            .expect("a level with the network");
+        options.set("Level", Some(&level.to_string())).unwrap();
+        assert_eq!(network_of(&options), Some(levels_network().checksum));
+        options.set("Level", Some("5")).unwrap();
+        assert_eq!(network_of(&options), Some(default_network().checksum));
         options.set("UseNNUE", Some("false")).unwrap();
         assert!(!uses_network(&options));
-        options.set("Level", Some("5")).unwrap();
+        options.set("Level", Some(&level.to_string())).unwrap();
         assert!(!uses_network(&options));
     }
 

@@ -341,7 +341,12 @@ impl LevelTable {
             candidates: linear(low.candidates as f64, high.candidates as f64).round().max(1.0) as usize,
             temperature_cp: linear(low.temperature_cp as f64, high.temperature_cp as f64).round() as i32,
             naive_covers: if t < 0.5 { low.naive_covers } else { high.naive_covers },
-            network: if t < 0.5 { low.network } else { high.network },
+            // Full strength evaluates with the network though its row does not say so.
+            network: if t < 0.5 {
+                low.network || low.is_full()
+            } else {
+                high.network || high.is_full()
+            },
             max_loss_cp: match (low.max_loss_cp, high.max_loss_cp) {
                 (Some(a), Some(b)) => Some(linear(a as f64, b as f64).round() as i32),
                 (a, b) => a.or(b),
@@ -492,6 +497,17 @@ mod tests {
         assert!(middle.nodes > table.levels[0].nodes && middle.nodes < table.levels[1].nodes);
         let top = table.for_elo(high - 1.0);
         assert!(top.nodes.unwrap() > table.levels[3].nodes.unwrap());
+    }
+
+    #[test]
+    fn uci_elo_near_full_strength_keeps_the_network() {
+        let table = LevelTable::default();
+        let (l4, l5) = (table.get(4).elo.unwrap(), table.get(5).elo.unwrap());
+        assert!(table.get(4).network && !table.get(5).network && table.get(5).is_full());
+        for t in [0.1, 0.5, 0.9] {
+            let params = table.for_elo(l4 + (l5 - l4) * t);
+            assert!(!params.is_full() && params.network, "t = {t}");
+        }
     }
 
     #[test]
