@@ -123,8 +123,8 @@ pub struct LevelsArgs {
     /// own score, the judge's scores before and after, loss, class, howler).
     #[arg(long)]
     profile_moves: Option<PathBuf>,
-    /// With --profile: work the profile out from a move log written by --profile-moves
-    /// instead of playing and judging games (--variant, --profile-levels and --profile-elos
+    /// Work the profile out from a move log written by --profile-moves instead of playing
+    /// and judging games (implies --profile; --variant, --profile-levels and --profile-elos
     /// apply).
     #[arg(long)]
     profile_from: Option<PathBuf>,
@@ -250,7 +250,7 @@ fn run(args: &LevelsArgs) -> Result<(), String> {
         Some(command) => command.clone(),
         None => this_program()?,
     };
-    if args.profile {
+    if args.profile || args.profile_from.is_some() {
         let table = load_table(&args.levels_file)?;
         return run_profile(args, &command, &table);
     }
