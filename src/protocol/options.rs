@@ -418,21 +418,16 @@ impl Options {
     /// their table was tuned with. Else the hand-written one.
     pub fn evaluator(&self) -> Evaluator {
         let strength = self.strength();
-        let network = if !self.use_network {
-            None
-        } else if strength.is_full() {
-            Some(Arc::clone(&self.network))
-        } else if strength.network {
-            Some(levels_network())
-        } else {
-            None
-        };
-        match network {
-            Some(network) => Evaluator::Network {
-                network,
-                plain_chess: self.network_in_plain_chess,
+        if !self.use_network || !strength.uses_network() {
+            return Evaluator::HandWritten;
+        }
+        Evaluator::Network {
+            network: if strength.is_full() {
+                Arc::clone(&self.network)
+            } else {
+                levels_network()
             },
-            None => Evaluator::HandWritten,
+            plain_chess: self.network_in_plain_chess,
         }
     }
 

@@ -141,6 +141,12 @@ impl LevelParams {
         *(if covered { &mut self.covered_elo } else { &mut self.elo }) = Some(elo);
     }
 
+    /// Whether the level evaluates with a network (where `UseNNUE` lets it): full strength
+    /// does, though its row need not say `network`.
+    pub fn uses_network(&self) -> bool {
+        self.network || self.is_full()
+    }
+
     /// Whether the level weakens the search at all (its Elo aside).
     pub fn is_full(&self) -> bool {
         LevelParams {
@@ -341,11 +347,10 @@ impl LevelTable {
             candidates: linear(low.candidates as f64, high.candidates as f64).round().max(1.0) as usize,
             temperature_cp: linear(low.temperature_cp as f64, high.temperature_cp as f64).round() as i32,
             naive_covers: if t < 0.5 { low.naive_covers } else { high.naive_covers },
-            // Full strength evaluates with the network though its row does not say so.
             network: if t < 0.5 {
-                low.network || low.is_full()
+                low.uses_network()
             } else {
-                high.network || high.is_full()
+                high.uses_network()
             },
             max_loss_cp: match (low.max_loss_cp, high.max_loss_cp) {
                 (Some(a), Some(b)) => Some(linear(a as f64, b as f64).round() as i32),
