@@ -53,11 +53,20 @@ def with_elos(text, levels):
     return "".join(out).rstrip("\n") + "\n"
 
 
+def lapses(level):
+    covered = level.get("lapse_pct", 0)
+    plain = level.get("chess_lapse_pct", covered)
+    if not covered and not plain:
+        return "0"
+    return f"{covered} / {plain} at {value(level['lapse_nodes']) if 'lapse_nodes' in level else 'no cap'}"
+
+
 def markdown(levels):
     rows = [
         "| level | nodes | plain-chess nodes | ms cap | noise cp | candidates | temperature cp | loss cap cp "
-        "| recapture % | covered pieces as | evaluation in covered chess | plain Elo (`UCI_Elo` scale) | covered Elo (ladder) |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |",
+        "| recapture % | lapses % (covered / plain) at nodes | covered pieces as | evaluation in covered chess "
+        "| plain Elo (`UCI_Elo` scale) | covered Elo (ladder) |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |",
     ]
     for number, level in enumerate(levels, 1):
         def get(key, default):
@@ -76,6 +85,7 @@ def markdown(levels):
             get("temperature_cp", "0"),
             get("max_loss_cp", "none"),
             get("recapture_pct", "0"),
+            lapses(level),
             "their covers" if level.get("naive_covers") else "their pools",
             "network" if level.get("network") or number == 5 else "hand-written",
             elo("elo"),

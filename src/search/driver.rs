@@ -63,7 +63,7 @@ pub fn run_with_memory(
     let start = Instant::now();
     tt.new_search();
     let mut limits = job.limits.clone();
-    level::apply(&job.level, &mut limits);
+    level::apply(&job.level, &mut limits, job.position.hash(), job.seed);
     let shared = Shared {
         config: SearchConfig {
             ablation: job.ablation,

@@ -17,7 +17,12 @@
 //!   opponent's last capture, when that is its best move, is taken outright with
 //!   `recapture_pct` percent chance;
 //! - it misjudges the chance element as a beginner does: with `naive_covers` it values each
-//!   covered piece as its cover (a covered rook as a rook), ignoring what the pool holds.
+//!   covered piece as its cover (a covered rook as a rook), ignoring what the pool holds;
+//! - now and then it does not look: on `lapse_pct` percent of its moves (drawn from the
+//!   position and the `Seed`) it searches only `lapse_nodes` nodes, so it misses what a
+//!   glance misses (a threat two moves deep) as a person does, rather than giving material
+//!   away for nothing. That is where a level's blunders come from; the choice above only adds
+//!   small errors, since `max_loss_cp` bounds it by the level's own scores.
 
 use super::limits::Limits;
 use crate::rules::splitmix::mix;
@@ -75,6 +80,16 @@ pub struct LevelParams {
     /// capture is played without the choice.
     #[serde(default)]
     pub recapture_pct: u8,
+    /// Percent of moves that are lapses: searched with `lapse_nodes` nodes at most.
+    #[serde(default)]
+    pub lapse_pct: u8,
+    /// `lapse_pct` in plain chess, where the level needs one of its own (none: `lapse_pct`
+    /// in both variants).
+    #[serde(default)]
+    pub chess_lapse_pct: Option<u8>,
+    /// Nodes of a lapse's search (none: a lapse is not capped further).
+    #[serde(default)]
+    pub lapse_nodes: Option<u64>,
     /// The level's Elo in plain chess on Stockfish's `UCI_Elo` scale (what `UCI_Elo`
     /// interpolates between), if known.
     #[serde(default)]
@@ -103,6 +118,9 @@ impl LevelParams {
         network: false,
         max_loss_cp: None,
         recapture_pct: 0,
+        lapse_pct: 0,
+        chess_lapse_pct: None,
+        lapse_nodes: None,
         elo: None,
         covered_elo: None,
     };
@@ -126,12 +144,24 @@ impl LevelParams {
         }
     }
 
+    /// The level's lapse rate in a variant: `chess_lapse_pct` in plain chess if it has one,
+    /// else `lapse_pct`.
+    pub fn lapse_pct_in(&self, covered: bool) -> u8 {
+        if covered {
+            self.lapse_pct
+        } else {
+            self.chess_lapse_pct.unwrap_or(self.lapse_pct)
+        }
+    }
+
     /// The level as it plays a variant: its node cap is [`LevelParams::nodes_in`] that
-    /// variant.
+    /// variant, its lapse rate [`LevelParams::lapse_pct_in`].
     pub fn in_variant(&self, covered: bool) -> LevelParams {
         LevelParams {
             nodes: self.nodes_in(covered),
             chess_nodes: None,
+            lapse_pct: self.lapse_pct_in(covered),
+            chess_lapse_pct: None,
             ..*self
         }
     }
@@ -285,6 +315,12 @@ impl LevelTable {
             if params.recapture_pct > 100 {
                 return bad("recapture_pct must be 0..=100");
             }
+            if params.lapse_pct > 100 || params.chess_lapse_pct.is_some_and(|pct| pct > 100) {
+                return bad("lapse_pct and chess_lapse_pct must be 0..=100");
+            }
+            if params.lapse_nodes == Some(0) {
+                return bad("lapse_nodes must be positive");
+            }
         }
         Ok(LevelTable { levels })
     }
@@ -310,7 +346,7 @@ impl LevelTable {
 
     /// The parameters for a target Elo (`UCI_Elo`): between the two levels around it, each
     /// parameter moved the fraction of the way the Elo is (caps on a log scale; a missing cap
-    /// counts as ten times the other level's; a missing `max_loss_cp` takes the other level's).
+    /// counts as ten times the other level's; a missing `max_loss_cp` or `lapse_nodes` takes the other level's).
     pub fn for_elo(&self, elo: f64) -> LevelParams {
         let elos = self.elos();
         let elo = elo.clamp(elos[0], elos[4]);
@@ -357,6 +393,15 @@ impl LevelTable {
                 (a, b) => a.or(b),
             },
             recapture_pct: linear(low.recapture_pct as f64, high.recapture_pct as f64).round() as u8,
+            lapse_pct: linear(low.lapse_pct as f64, high.lapse_pct as f64).round() as u8,
+            chess_lapse_pct: match (low.chess_lapse_pct, high.chess_lapse_pct) {
+                (None, None) => None,
+                _ => Some(linear(low.lapse_pct_in(false) as f64, high.lapse_pct_in(false) as f64).round() as u8),
+            },
+            lapse_nodes: match (low.lapse_nodes, high.lapse_nodes) {
+                (Some(_), Some(_)) => logarithmic(low.lapse_nodes, high.lapse_nodes),
+                (a, b) => a.or(b),
+            },
             elo: Some(elo),
             covered_elo: match (low.covered_elo, high.covered_elo) {
                 (Some(a), Some(b)) => Some(linear(a, b)),
@@ -374,12 +419,14 @@ impl LevelTable {
     }
 }
 
-/// Tightens `limits` by the level's caps.
-pub fn apply(params: &LevelParams, limits: &mut Limits) {
+/// Tightens `limits` by the level's caps, for the move from the position whose key is `key`:
+/// whether this move is a lapse is a fixed function of the key and the seed.
+pub fn apply(params: &LevelParams, limits: &mut Limits, key: u64, seed: u64) {
     if let Some(cap) = params.depth {
         limits.depth = Some(limits.depth.map_or(cap, |depth| depth.min(cap)));
     }
-    if let Some(cap) = params.nodes {
+    let lapse = params.lapse_nodes.filter(|_| is_lapse(params, key, seed));
+    for cap in [params.nodes, lapse].into_iter().flatten() {
         limits.nodes = Some(limits.nodes.map_or(cap, |nodes| nodes.min(cap)));
     }
     if let Some(cap) = params.movetime_ms {
@@ -444,6 +491,12 @@ pub fn choose(
         target -= weight;
     }
     candidates.last().map(|&(m, _)| m)
+}
+
+/// Whether the move from the position `key` is one of the level's lapses (`lapse_pct`, as
+/// the level plays its variant: see [`LevelParams::in_variant`]).
+pub fn is_lapse(params: &LevelParams, key: u64, seed: u64) -> bool {
+    percent_draw(key, seed, 0x1A95E) < u64::from(params.lapse_pct)
 }
 
 /// A draw in 0..100, a fixed function of the position key, the seed and the draw's salt.
@@ -547,11 +600,59 @@ mod tests {
             movetime: Some(Duration::from_millis(10)),
             ..Limits::default()
         };
-        apply(&params, &mut limits);
+        apply(&params, &mut limits, 1, 1);
         assert_eq!(limits.depth, Some(9));
         assert_eq!(limits.nodes, params.nodes);
         assert!(params.nodes.is_some());
         assert_eq!(limits.movetime, Some(Duration::from_millis(10)));
+    }
+
+    #[test]
+    fn a_lapse_caps_the_nodes_of_its_share_of_moves_in_its_variant() {
+        let params = LevelParams {
+            nodes: Some(50_000),
+            lapse_pct: 20,
+            chess_lapse_pct: Some(0),
+            lapse_nodes: Some(300),
+            ..LevelParams::FULL
+        };
+        let nodes = |params: &LevelParams, key: u64| {
+            let mut limits = Limits::default();
+            apply(params, &mut limits, key, 9);
+            limits.nodes
+        };
+        let covered = params.in_variant(true);
+        let lapses = (0..2000).filter(|&key| nodes(&covered, key) == Some(300)).count();
+        assert!((300..500).contains(&lapses), "{lapses} lapses in 2000 moves");
+        assert!((0..2000).all(|key| [Some(300), Some(50_000)].contains(&nodes(&covered, key))));
+        // The same move of the same game lapses every time; plain chess has its own rate.
+        assert_eq!(nodes(&covered, 77), nodes(&covered, 77));
+        let plain = params.in_variant(false);
+        assert!((0..2000).all(|key| nodes(&plain, key) == Some(50_000)));
+        // A lapse never loosens a tighter limit.
+        let mut limits = Limits {
+            nodes: Some(100),
+            ..Limits::default()
+        };
+        let key = (0..).find(|&key| is_lapse(&covered, key, 9)).unwrap();
+        apply(&covered, &mut limits, key, 9);
+        assert_eq!(limits.nodes, Some(100));
+        // Files say it, bounded; UCI_Elo interpolates it.
+        let mut table = LevelTable::default();
+        table.levels[2] = LevelParams {
+            elo: table.levels[2].elo,
+            ..params
+        };
+        let text = table.to_toml();
+        assert_eq!(LevelTable::parse(&text), Ok(table));
+        assert!(LevelTable::parse(&text.replacen("lapse_pct = 20", "lapse_pct = 101", 1)).is_err());
+        assert!(LevelTable::parse(&text.replacen("lapse_nodes = 300", "lapse_nodes = 0", 1)).is_err());
+        let (l2, l3) = (table.levels[1].elo.unwrap(), table.levels[2].elo.unwrap());
+        let middle = table.for_elo((l2 + l3) / 2.0);
+        assert_eq!(
+            (middle.lapse_pct, middle.chess_lapse_pct, middle.lapse_nodes),
+            (10, Some(0), Some(300))
+        );
     }
 
     #[test]
