@@ -61,9 +61,14 @@ pub fn run_with_memory(
         }
     }
     let start = Instant::now();
-    tt.new_search();
     let mut limits = job.limits.clone();
-    level::apply(&job.level, &mut limits, job.position.hash(), job.seed);
+    let lapse = level::apply(&job.level, &mut limits, job.position.hash(), job.seed);
+    // A lapse looks at the position afresh: the level's hash table holds what its earlier,
+    // deeper searches saw of this position's lines, and would show it what it is not looking
+    // at.
+    let fresh = lapse.then(|| TranspositionTable::try_new(1)).flatten();
+    let tt = fresh.as_ref().unwrap_or(tt);
+    tt.new_search();
     let shared = Shared {
         config: SearchConfig {
             ablation: job.ablation,

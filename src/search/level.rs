@@ -419,9 +419,9 @@ impl LevelTable {
     }
 }
 
-/// Tightens `limits` by the level's caps, for the move from the position whose key is `key`:
-/// whether this move is a lapse is a fixed function of the key and the seed.
-pub fn apply(params: &LevelParams, limits: &mut Limits, key: u64, seed: u64) {
+/// Tightens `limits` by the level's caps, for the move from the position whose key is `key`,
+/// and says whether this move is a lapse (a fixed function of the key and the seed).
+pub fn apply(params: &LevelParams, limits: &mut Limits, key: u64, seed: u64) -> bool {
     if let Some(cap) = params.depth {
         limits.depth = Some(limits.depth.map_or(cap, |depth| depth.min(cap)));
     }
@@ -433,6 +433,7 @@ pub fn apply(params: &LevelParams, limits: &mut Limits, key: u64, seed: u64) {
         let cap = Duration::from_millis(cap);
         limits.movetime = Some(limits.movetime.map_or(cap, |time| time.min(cap)));
     }
+    lapse.is_some()
 }
 
 /// The evaluation noise of a position (its key) under `seed`: uniform in ±`amplitude`, the
@@ -618,7 +619,8 @@ mod tests {
         };
         let nodes = |params: &LevelParams, key: u64| {
             let mut limits = Limits::default();
-            apply(params, &mut limits, key, 9);
+            let lapse = apply(params, &mut limits, key, 9);
+            assert_eq!(lapse, limits.nodes == Some(300));
             limits.nodes
         };
         let covered = params.in_variant(true);
