@@ -346,7 +346,8 @@ impl LevelTable {
 
     /// The parameters for a target Elo (`UCI_Elo`): between the two levels around it, each
     /// parameter moved the fraction of the way the Elo is (caps on a log scale; a missing cap
-    /// counts as ten times the other level's; a missing `max_loss_cp` or `lapse_nodes` takes the other level's).
+    /// counts as ten times the other level's; a missing `max_loss_cp` or `lapse_nodes` takes
+    /// the other level's).
     pub fn for_elo(&self, elo: f64) -> LevelParams {
         let elos = self.elos();
         let elo = elo.clamp(elos[0], elos[4]);
