@@ -12,18 +12,24 @@
 //! the feature weights
 //! (`i16`, input-major), the feature biases (`i16`), the output weights (`i16`, the side to
 //! move's half first), the output bias (`i32`); an FNV-1a checksum (`u64`) of everything
-//! before it. The size is fixed: [`FILE_SIZE`]. Version 1 had no base (it was
+//! before it. The size follows from the hidden width: [`file_size`]. A file narrower than
+//! [`HIDDEN`] is read with its missing units at zero, which leaves its evaluation exactly as
+//! it was (a unit with no weights adds nothing). Version 1 had no base (it was
 //! [`Base::Nothing`]) and a 64-byte description in its place; it is still read.
 
 use super::features::INPUTS;
 use std::fmt;
 
-/// Hidden units per perspective.
+/// Hidden units per perspective (the most a file may have; narrower files are padded).
 pub const HIDDEN: usize = 128;
 /// Scale of the feature weights and the hidden layer (1.0 = `QA`).
 pub const QA: i32 = 255;
 /// Scale of the output weights.
 pub const QB: i32 = 64;
+/// The largest output weight, in size, a network may have: then a hidden value (at most
+/// `QA`) times an output weight fits an `i16`, which the dot product's fast path relies on.
+/// Training clips weights well within it (1.98 · `QB`).
+pub const MAX_OUTPUT_WEIGHT: i16 = 128;
 /// Centipawns per unit of the network's output.
 pub const SCALE: i32 = 400;
 pub const VERSION: u32 = 2;
@@ -59,8 +65,13 @@ impl Base {
         }
     }
 }
-/// Bytes of a network file.
-pub const FILE_SIZE: usize = HEADER_SIZE + 2 * INPUTS * HIDDEN + 2 * HIDDEN + 2 * 2 * HIDDEN + 4 + 8;
+/// Bytes of a network file with `hidden` units per perspective.
+pub const fn file_size(hidden: usize) -> usize {
+    HEADER_SIZE + 2 * INPUTS * hidden + 2 * hidden + 2 * 2 * hidden + 4 + 8
+}
+
+/// Bytes of the largest network file this engine reads, and of every file it writes.
+pub const FILE_SIZE: usize = file_size(HIDDEN);
 
 /// A network ready for inference.
 #[derive(Clone)]
@@ -74,6 +85,8 @@ pub struct Network {
     /// `[side to move's half, other side's half]`.
     pub output_weights: [[i16; HIDDEN]; 2],
     pub output_bias: i32,
+    /// The hidden units the file stored; the units from here to [`HIDDEN`] are zero.
+    pub width: usize,
     /// The file's checksum: names the network (an evaluation cache must not mix two).
     pub checksum: u64,
 }
@@ -98,6 +111,7 @@ pub enum NetworkError {
     Version(u32),
     Shape { inputs: u32, hidden: u32 },
     Quantisation,
+    OutputWeight,
     Base(u32),
     Checksum,
 }
@@ -114,9 +128,12 @@ impl fmt::Display for NetworkError {
             }
             NetworkError::Shape { inputs, hidden } => write!(
                 f,
-                "network shape {inputs}x{hidden}, this engine needs {INPUTS}x{HIDDEN}"
+                "network shape {inputs}x{hidden}, this engine reads {INPUTS}x1 to {INPUTS}x{HIDDEN}"
             ),
             NetworkError::Quantisation => write!(f, "the network's quantisation is not this engine's"),
+            NetworkError::OutputWeight => {
+                write!(f, "an output weight of the network lies beyond +/-{MAX_OUTPUT_WEIGHT}")
+            }
             NetworkError::Base(base) => write!(f, "network base {base} is not one this engine knows"),
             NetworkError::Checksum => write!(f, "the network file is damaged (checksum)"),
         }
@@ -154,7 +171,8 @@ impl Reader<'_> {
 impl Network {
     /// Reads a network file's bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
-        if bytes.len() != FILE_SIZE {
+        let too_short = bytes.len() < file_size(1);
+        if too_short || bytes.len() > FILE_SIZE {
             return Err(NetworkError::WrongSize {
                 found: bytes.len(),
                 expected: FILE_SIZE,
@@ -163,20 +181,27 @@ impl Network {
         if &bytes[..8] != MAGIC {
             return Err(NetworkError::NotANetwork);
         }
-        let body = &bytes[..FILE_SIZE - 8];
-        let stored = u64::from_le_bytes(bytes[FILE_SIZE - 8..].try_into().expect("8 bytes"));
         let mut reader = Reader { bytes, at: 8 };
         let version = reader.u32();
         if !(1..=VERSION).contains(&version) {
             return Err(NetworkError::Version(version));
         }
-        if checksum(body) != stored {
-            return Err(NetworkError::Checksum);
-        }
         let generation = reader.u32();
         let (inputs, hidden) = (reader.u32(), reader.u32());
-        if inputs as usize != INPUTS || hidden as usize != HIDDEN {
+        if inputs as usize != INPUTS || !(1..=HIDDEN).contains(&(hidden as usize)) {
             return Err(NetworkError::Shape { inputs, hidden });
+        }
+        let width = hidden as usize;
+        let size = file_size(width);
+        if bytes.len() != size {
+            return Err(NetworkError::WrongSize {
+                found: bytes.len(),
+                expected: size,
+            });
+        }
+        let stored = u64::from_le_bytes(bytes[size - 8..].try_into().expect("8 bytes"));
+        if checksum(&bytes[..size - 8]) != stored {
+            return Err(NetworkError::Checksum);
         }
         if (reader.u32(), reader.u32(), reader.u32()) != (QA as u32, QB as u32, SCALE as u32) {
             return Err(NetworkError::Quantisation);
@@ -192,19 +217,26 @@ impl Network {
         let description = String::from_utf8_lossy(&description[..end]).into_owned();
         let mut feature_weights = vec![[0i16; HIDDEN]; INPUTS];
         for row in feature_weights.iter_mut() {
-            for weight in row.iter_mut() {
+            for weight in &mut row[..width] {
                 *weight = reader.i16();
             }
         }
         let mut feature_bias = [0i16; HIDDEN];
-        for bias in feature_bias.iter_mut() {
+        for bias in &mut feature_bias[..width] {
             *bias = reader.i16();
         }
         let mut output_weights = [[0i16; HIDDEN]; 2];
         for half in output_weights.iter_mut() {
-            for weight in half.iter_mut() {
+            for weight in &mut half[..width] {
                 *weight = reader.i16();
             }
+        }
+        if output_weights
+            .iter()
+            .flatten()
+            .any(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16)
+        {
+            return Err(NetworkError::OutputWeight);
         }
         let output_bias = i32::from_le_bytes(reader.take());
         Ok(Network {
@@ -215,19 +247,22 @@ impl Network {
             feature_bias,
             output_weights,
             output_bias,
+            width,
             checksum: stored,
         })
     }
 
-    /// The network as a file's bytes.
+    /// The network as a file's bytes, `width` units wide (the units beyond it must be zero).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(FILE_SIZE);
+        let width = self.width;
+        debug_assert!((1..=HIDDEN).contains(&width));
+        let mut out = Vec::with_capacity(file_size(width));
         out.extend_from_slice(MAGIC);
         for value in [
             VERSION,
             self.generation,
             INPUTS as u32,
-            HIDDEN as u32,
+            width as u32,
             QA as u32,
             QB as u32,
             SCALE as u32,
@@ -245,22 +280,22 @@ impl Network {
         description[..len].copy_from_slice(&text[..len]);
         out.extend_from_slice(&description);
         for row in &self.feature_weights {
-            for weight in row {
+            for weight in &row[..width] {
                 out.extend_from_slice(&weight.to_le_bytes());
             }
         }
-        for bias in &self.feature_bias {
+        for bias in &self.feature_bias[..width] {
             out.extend_from_slice(&bias.to_le_bytes());
         }
         for half in &self.output_weights {
-            for weight in half {
+            for weight in &half[..width] {
                 out.extend_from_slice(&weight.to_le_bytes());
             }
         }
         out.extend_from_slice(&self.output_bias.to_le_bytes());
         let sum = checksum(&out);
         out.extend_from_slice(&sum.to_le_bytes());
-        debug_assert_eq!(out.len(), FILE_SIZE);
+        debug_assert_eq!(out.len(), file_size(width));
         out
     }
 }
@@ -270,6 +305,10 @@ mod tests {
     use super::*;
 
     fn small_network(base: Base) -> Network {
+        small_network_of_width(base, HIDDEN)
+    }
+
+    fn small_network_of_width(base: Base, width: usize) -> Network {
         let mut feature_weights = vec![[0i16; HIDDEN]; INPUTS];
         feature_weights[7][3] = 12;
         let network = Network {
@@ -277,9 +316,13 @@ mod tests {
             base,
             description: "a test".to_string(),
             feature_weights,
-            feature_bias: [3; HIDDEN],
-            output_weights: [[1; HIDDEN], [-1; HIDDEN]],
+            feature_bias: std::array::from_fn(|j| if j < width { 3 } else { 0 }),
+            output_weights: [
+                std::array::from_fn(|j| (j < width) as i16),
+                std::array::from_fn(|j| -((j < width) as i16)),
+            ],
             output_bias: 9,
+            width,
             checksum: 0,
         };
         Network::from_bytes(&network.to_bytes()).unwrap()
@@ -310,6 +353,40 @@ mod tests {
         assert_eq!(network.base, Base::Nothing);
         assert_eq!(network.description, "a test");
         assert_eq!(network.feature_weights[7][3], 12);
+    }
+
+    /// A narrower file reads with its missing units at zero and writes back byte for byte.
+    #[test]
+    fn narrower_files_read_padded() {
+        let width = HIDDEN / 2;
+        let narrow = small_network_of_width(Base::HandWritten, width);
+        let bytes = narrow.to_bytes();
+        assert_eq!(bytes.len(), file_size(width));
+        let read = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(read.width, width);
+        assert_eq!(read.feature_bias[width - 1], 3);
+        assert!(read.feature_bias[width..].iter().all(|&b| b == 0));
+        assert!(read
+            .output_weights
+            .iter()
+            .all(|half| half[width..].iter().all(|&w| w == 0)));
+        assert_eq!(read.to_bytes(), bytes);
+        assert!(matches!(
+            Network::from_bytes(&bytes[..bytes.len() - 2]),
+            Err(NetworkError::WrongSize { .. })
+        ));
+    }
+
+    #[test]
+    fn oversized_output_weights_are_refused() {
+        let mut network = small_network(Base::Nothing);
+        network.output_weights[1][5] = -(MAX_OUTPUT_WEIGHT + 1);
+        assert_eq!(
+            Network::from_bytes(&network.to_bytes()).unwrap_err(),
+            NetworkError::OutputWeight
+        );
+        network.output_weights[1][5] = -MAX_OUTPUT_WEIGHT;
+        assert!(Network::from_bytes(&network.to_bytes()).is_ok());
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 use super::format::for_each_record;
 use super::trainer::{loss, train, FloatNetwork, Sample, Schedule};
+use crate::nnue::network::HIDDEN;
 use crate::nnue::{Base, Network};
 use crate::search::eval::evaluate;
 use clap::{Args, ValueEnum};
@@ -128,6 +129,13 @@ fn run(args: &TrainArgs) -> Result<(), String> {
         return Err("no training positions".to_string());
     }
     let network = match &initial {
+        Some(network) if network.width < HIDDEN => {
+            println!(
+                "widening the initial network from {} to {HIDDEN} hidden units (the new ones start with no output)",
+                network.width
+            );
+            FloatNetwork::from_quantised(network).widened(network.width, args.seed)
+        }
         Some(network) => FloatNetwork::from_quantised(network),
         None => FloatNetwork::random(args.seed, base),
     };

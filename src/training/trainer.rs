@@ -113,6 +113,24 @@ impl FloatNetwork {
         self
     }
 
+    /// Gives the units from `width` on (which a narrower network left at zero) small random
+    /// feature weights and biases, and keeps their output weights at zero: the network
+    /// evaluates as before, and the new units can learn (a unit with no inputs and no output
+    /// has no gradient).
+    pub fn widened(mut self, width: usize, seed: u64) -> FloatNetwork {
+        use rand::Rng;
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        for j in width..HIDDEN {
+            for feature in 0..INPUTS {
+                self.feature_weights[feature * HIDDEN + j] = rng.gen_range(-0.15..0.15);
+            }
+            self.feature_bias[j] = rng.gen_range(0.0..0.2);
+            self.output_weights[j] = 0.0;
+            self.output_weights[HIDDEN + j] = 0.0;
+        }
+        self
+    }
+
     /// A quantised network turned back to floating point (to fine-tune it).
     pub fn from_quantised(network: &Network) -> FloatNetwork {
         FloatNetwork {
@@ -159,6 +177,7 @@ impl FloatNetwork {
             feature_bias,
             output_weights,
             output_bias: (self.output_bias * (QA * QB) as f32).round() as i32,
+            width: HIDDEN,
             checksum: 0,
         };
         // Read back, so that the checksum is the file's.
