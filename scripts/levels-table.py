@@ -61,9 +61,14 @@ def lapses(level):
     return f"{covered} / {plain} at {value(level['lapse_nodes']) if 'lapse_nodes' in level else 'no cap'}"
 
 
+def per_variant(shared, plain):
+    """A cell of a field that plain chess may override: `covered / plain` when it does."""
+    return shared if plain is None else f"{shared} / {plain}"
+
+
 def markdown(levels):
     rows = [
-        "| level | nodes | plain-chess nodes | ms cap | noise cp | candidates | temperature cp | loss cap cp "
+        "| level | nodes | plain-chess nodes | ms cap | noise cp | candidates (covered / plain) | temperature cp (covered / plain) | loss cap cp "
         "| recapture % | lapses % (covered / plain) at nodes | covered pieces as | evaluation in covered chess "
         "| plain Elo (`UCI_Elo` scale) | covered Elo (ladder) |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |",
@@ -81,8 +86,8 @@ def markdown(levels):
             get("chess_nodes", get("nodes", "no cap")),
             get("movetime_ms", "no cap"),
             get("noise_cp", "0"),
-            get("candidates", "1"),
-            get("temperature_cp", "0"),
+            per_variant(get("candidates", "1"), get("chess_candidates", None)),
+            per_variant(get("temperature_cp", "0"), get("chess_temperature_cp", None)),
             get("max_loss_cp", "none"),
             get("recapture_pct", "0"),
             lapses(level),

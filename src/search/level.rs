@@ -64,6 +64,13 @@ pub struct LevelParams {
     /// Softmax temperature in centipawns for the choice among the candidates.
     #[serde(default)]
     pub temperature_cp: i32,
+    /// `candidates` in plain chess, where the level needs a choice of its own (none:
+    /// `candidates` in both variants).
+    #[serde(default)]
+    pub chess_candidates: Option<usize>,
+    /// `temperature_cp` in plain chess (none: `temperature_cp` in both variants).
+    #[serde(default)]
+    pub chess_temperature_cp: Option<i32>,
     /// Value covered pieces as their covers instead of by their pools.
     #[serde(default)]
     pub naive_covers: bool,
@@ -114,6 +121,8 @@ impl LevelParams {
         noise_cp: 0,
         candidates: 1,
         temperature_cp: 0,
+        chess_candidates: None,
+        chess_temperature_cp: None,
         naive_covers: false,
         network: false,
         max_loss_cp: None,
@@ -144,6 +153,24 @@ impl LevelParams {
         }
     }
 
+    /// How many root moves the level's choice considers in a variant: `chess_candidates` in
+    /// plain chess if it has one, else `candidates`.
+    pub fn candidates_in(&self, covered: bool) -> usize {
+        match (covered, self.chess_candidates) {
+            (false, Some(candidates)) => candidates,
+            _ => self.candidates,
+        }
+    }
+
+    /// The choice's temperature in a variant: `chess_temperature_cp` in plain chess if it
+    /// has one, else `temperature_cp`.
+    pub fn temperature_in(&self, covered: bool) -> i32 {
+        match (covered, self.chess_temperature_cp) {
+            (false, Some(temperature)) => temperature,
+            _ => self.temperature_cp,
+        }
+    }
+
     /// The level's lapse rate in a variant: `chess_lapse_pct` in plain chess if it has one,
     /// else `lapse_pct`.
     pub fn lapse_pct_in(&self, covered: bool) -> u8 {
@@ -160,6 +187,10 @@ impl LevelParams {
         LevelParams {
             nodes: self.nodes_in(covered),
             chess_nodes: None,
+            candidates: self.candidates_in(covered),
+            chess_candidates: None,
+            temperature_cp: self.temperature_in(covered),
+            chess_temperature_cp: None,
             lapse_pct: self.lapse_pct_in(covered),
             chess_lapse_pct: None,
             ..*self
@@ -293,8 +324,14 @@ impl LevelTable {
             if params.candidates == 0 || params.candidates > 64 {
                 return bad("candidates must be 1..=64");
             }
-            if !(0..=1000).contains(&params.noise_cp) || !(0..=1000).contains(&params.temperature_cp) {
-                return bad("noise_cp and temperature_cp must be 0..=1000");
+            if !(0..=1000).contains(&params.noise_cp)
+                || !(0..=1000).contains(&params.temperature_cp)
+                || params.chess_temperature_cp.is_some_and(|t| !(0..=1000).contains(&t))
+            {
+                return bad("noise_cp, temperature_cp and chess_temperature_cp must be 0..=1000");
+            }
+            if params.chess_candidates.is_some_and(|n| !(1..=64).contains(&n)) {
+                return bad("chess_candidates must be 1..=64");
             }
             if [
                 params.depth.map(u64::from),
@@ -383,6 +420,18 @@ impl LevelTable {
             noise_cp: linear(low.noise_cp as f64, high.noise_cp as f64).round() as i32,
             candidates: linear(low.candidates as f64, high.candidates as f64).round().max(1.0) as usize,
             temperature_cp: linear(low.temperature_cp as f64, high.temperature_cp as f64).round() as i32,
+            chess_candidates: match (low.chess_candidates, high.chess_candidates) {
+                (None, None) => None,
+                _ => Some(
+                    linear(low.candidates_in(false) as f64, high.candidates_in(false) as f64)
+                        .round()
+                        .max(1.0) as usize,
+                ),
+            },
+            chess_temperature_cp: match (low.chess_temperature_cp, high.chess_temperature_cp) {
+                (None, None) => None,
+                _ => Some(linear(low.temperature_in(false) as f64, high.temperature_in(false) as f64).round() as i32),
+            },
             naive_covers: if t < 0.5 { low.naive_covers } else { high.naive_covers },
             network: if t < 0.5 {
                 low.uses_network()
@@ -655,6 +704,49 @@ mod tests {
         assert_eq!(
             (middle.lapse_pct, middle.chess_lapse_pct, middle.lapse_nodes),
             (10, Some(0), Some(300))
+        );
+    }
+
+    #[test]
+    fn plain_chess_may_have_a_choice_of_its_own() {
+        let params = LevelParams {
+            candidates: 5,
+            temperature_cp: 71,
+            chess_candidates: Some(4),
+            chess_temperature_cp: Some(45),
+            ..LevelParams::FULL
+        };
+        let (covered, plain) = (params.in_variant(true), params.in_variant(false));
+        assert_eq!((covered.candidates, covered.temperature_cp), (5, 71));
+        assert_eq!((plain.candidates, plain.temperature_cp), (4, 45));
+        let shared = LevelParams {
+            chess_candidates: None,
+            chess_temperature_cp: None,
+            ..params
+        };
+        assert_eq!(shared.in_variant(false).temperature_cp, 71);
+        // Files say it, bounded; UCI_Elo interpolates it.
+        let mut table = LevelTable::default();
+        table.levels[2] = LevelParams {
+            elo: table.levels[2].elo,
+            ..params
+        };
+        let text = table.to_toml();
+        assert_eq!(LevelTable::parse(&text), Ok(table));
+        assert!(LevelTable::parse(&text.replacen("chess_candidates = 4", "chess_candidates = 0", 1)).is_err());
+        assert!(
+            LevelTable::parse(&text.replacen("chess_temperature_cp = 45", "chess_temperature_cp = -1", 1)).is_err()
+        );
+        let (l3, l4) = (table.levels[2].elo.unwrap(), table.levels[3].elo.unwrap());
+        let middle = table.for_elo((l3 + l4) / 2.0);
+        let level4 = table.levels[3];
+        assert_eq!(
+            middle.chess_temperature_cp,
+            Some(((45 + level4.temperature_cp) as f64 / 2.0).round() as i32)
+        );
+        assert_eq!(
+            middle.temperature_cp,
+            ((71 + level4.temperature_cp) as f64 / 2.0).round() as i32
         );
     }
 
