@@ -658,6 +658,19 @@ mod tests {
         assert_eq!(limits.movetime, Some(Duration::from_millis(10)));
     }
 
+    /// The compiled-in table with Level 3's row made `params` (its Elo kept), and its file,
+    /// which must read back as the same table.
+    fn with_level_3(params: LevelParams) -> (LevelTable, String) {
+        let mut table = LevelTable::default();
+        table.levels[2] = LevelParams {
+            elo: table.levels[2].elo,
+            ..params
+        };
+        let text = table.to_toml();
+        assert_eq!(LevelTable::parse(&text), Ok(table));
+        (table, text)
+    }
+
     #[test]
     fn a_lapse_caps_the_nodes_of_its_share_of_moves_in_its_variant() {
         let params = LevelParams {
@@ -690,13 +703,7 @@ mod tests {
         apply(&covered, &mut limits, key, 9);
         assert_eq!(limits.nodes, Some(100));
         // Files say it, bounded; UCI_Elo interpolates it.
-        let mut table = LevelTable::default();
-        table.levels[2] = LevelParams {
-            elo: table.levels[2].elo,
-            ..params
-        };
-        let text = table.to_toml();
-        assert_eq!(LevelTable::parse(&text), Ok(table));
+        let (table, text) = with_level_3(params);
         assert!(LevelTable::parse(&text.replacen("lapse_pct = 20", "lapse_pct = 101", 1)).is_err());
         assert!(LevelTable::parse(&text.replacen("lapse_nodes = 300", "lapse_nodes = 0", 1)).is_err());
         let (l2, l3) = (table.levels[1].elo.unwrap(), table.levels[2].elo.unwrap());
@@ -726,13 +733,7 @@ mod tests {
         };
         assert_eq!(shared.in_variant(false).temperature_cp, 71);
         // Files say it, bounded; UCI_Elo interpolates it.
-        let mut table = LevelTable::default();
-        table.levels[2] = LevelParams {
-            elo: table.levels[2].elo,
-            ..params
-        };
-        let text = table.to_toml();
-        assert_eq!(LevelTable::parse(&text), Ok(table));
+        let (table, text) = with_level_3(params);
         assert!(LevelTable::parse(&text.replacen("chess_candidates = 4", "chess_candidates = 0", 1)).is_err());
         assert!(
             LevelTable::parse(&text.replacen("chess_temperature_cp = 45", "chess_temperature_cp = -1", 1)).is_err()
