@@ -298,3 +298,34 @@ fn a_correction_learns_what_the_base_lacks() {
     assert!(after < before * 0.5, "held-out loss {before} -> {after}");
     assert_eq!(network.quantise(3, "tiny correction").base, Base::HandWritten);
 }
+
+/// Fine-tuning a narrower network starts from exactly its evaluation, with the new units
+/// able to learn (random inputs, no output yet).
+#[test]
+fn a_narrower_network_widens_without_changing_its_evaluation() {
+    use veil::nnue::network::HIDDEN;
+    let width = HIDDEN / 2;
+    let mut narrow = random_network(11);
+    for row in narrow.feature_weights.iter_mut() {
+        row[width..].fill(0);
+    }
+    narrow.feature_bias[width..].fill(0);
+    for half in narrow.output_weights.iter_mut() {
+        half[width..].fill(0);
+    }
+    narrow.width = width;
+    let narrow = Network::from_bytes(&narrow.to_bytes()).unwrap();
+    let widened = FloatNetwork::from_quantised(&narrow, 3).quantise(1, "widened");
+    assert_eq!(widened.width, HIDDEN);
+    assert!(widened
+        .feature_weights
+        .iter()
+        .any(|row| row[width..].iter().any(|&w| w != 0)));
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
+    for position in random_game(Position::covered_start(), 60, &mut rng) {
+        assert_eq!(
+            evaluate_from_scratch(&widened, &position),
+            evaluate_from_scratch(&narrow, &position)
+        );
+    }
+}

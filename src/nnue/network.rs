@@ -171,8 +171,9 @@ impl Reader<'_> {
 impl Network {
     /// Reads a network file's bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
-        let too_short = bytes.len() < file_size(1);
-        if too_short || bytes.len() > FILE_SIZE {
+        // Long enough for a header, and no longer than the widest network: the header then
+        // says the exact size.
+        if !(file_size(1)..=FILE_SIZE).contains(&bytes.len()) {
             return Err(NetworkError::WrongSize {
                 found: bytes.len(),
                 expected: FILE_SIZE,

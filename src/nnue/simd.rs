@@ -60,7 +60,7 @@ mod avx2 {
     /// when a network is read), and `madd` multiplies and adds pairs into `i32`s.
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn dot(acc: &Row, weights: &Row) -> i32 {
-        use super::super::network::{HIDDEN, QA};
+        use super::{HIDDEN, QA};
         use std::arch::x86_64::*;
         let zero = _mm256_setzero_si256();
         let ceiling = _mm256_set1_epi16(QA as i16);

@@ -106,6 +106,15 @@ pub struct LevelParams {
     pub covered_elo: Option<f64>,
 }
 
+/// A field with a plain-chess override: the override in plain chess if there is one, else
+/// the field itself.
+fn in_variant<T>(covered: bool, shared: T, plain: Option<T>) -> T {
+    match plain {
+        Some(value) if !covered => value,
+        _ => shared,
+    }
+}
+
 fn one() -> usize {
     1
 }
@@ -146,39 +155,25 @@ impl LevelParams {
     /// The level's node cap in a variant: `chess_nodes` in plain chess if it has one, else
     /// `nodes`.
     pub fn nodes_in(&self, covered: bool) -> Option<u64> {
-        if covered {
-            self.nodes
-        } else {
-            self.chess_nodes.or(self.nodes)
-        }
+        in_variant(covered, self.nodes, self.chess_nodes.map(Some))
     }
 
     /// How many root moves the level's choice considers in a variant: `chess_candidates` in
     /// plain chess if it has one, else `candidates`.
     pub fn candidates_in(&self, covered: bool) -> usize {
-        match (covered, self.chess_candidates) {
-            (false, Some(candidates)) => candidates,
-            _ => self.candidates,
-        }
+        in_variant(covered, self.candidates, self.chess_candidates)
     }
 
     /// The choice's temperature in a variant: `chess_temperature_cp` in plain chess if it
     /// has one, else `temperature_cp`.
     pub fn temperature_in(&self, covered: bool) -> i32 {
-        match (covered, self.chess_temperature_cp) {
-            (false, Some(temperature)) => temperature,
-            _ => self.temperature_cp,
-        }
+        in_variant(covered, self.temperature_cp, self.chess_temperature_cp)
     }
 
     /// The level's lapse rate in a variant: `chess_lapse_pct` in plain chess if it has one,
     /// else `lapse_pct`.
     pub fn lapse_pct_in(&self, covered: bool) -> u8 {
-        if covered {
-            self.lapse_pct
-        } else {
-            self.chess_lapse_pct.unwrap_or(self.lapse_pct)
-        }
+        in_variant(covered, self.lapse_pct, self.chess_lapse_pct)
     }
 
     /// The level as it plays a variant: its node cap is [`LevelParams::nodes_in`] that
@@ -403,6 +398,9 @@ impl LevelTable {
             return *low;
         }
         let linear = |a: f64, b: f64| a + (b - a) * t;
+        // A plain-chess override between two levels, if either has one: the plain-chess
+        // values interpolated, rounded.
+        let plain = |either: bool, a: f64, b: f64| either.then(|| linear(a, b).round());
         let logarithmic = |a: Option<u64>, b: Option<u64>| -> Option<u64> {
             let a = a? as f64;
             let b = b.map_or(a * 10.0, |b| b as f64);
@@ -420,18 +418,18 @@ impl LevelTable {
             noise_cp: linear(low.noise_cp as f64, high.noise_cp as f64).round() as i32,
             candidates: linear(low.candidates as f64, high.candidates as f64).round().max(1.0) as usize,
             temperature_cp: linear(low.temperature_cp as f64, high.temperature_cp as f64).round() as i32,
-            chess_candidates: match (low.chess_candidates, high.chess_candidates) {
-                (None, None) => None,
-                _ => Some(
-                    linear(low.candidates_in(false) as f64, high.candidates_in(false) as f64)
-                        .round()
-                        .max(1.0) as usize,
-                ),
-            },
-            chess_temperature_cp: match (low.chess_temperature_cp, high.chess_temperature_cp) {
-                (None, None) => None,
-                _ => Some(linear(low.temperature_in(false) as f64, high.temperature_in(false) as f64).round() as i32),
-            },
+            chess_candidates: plain(
+                low.chess_candidates.or(high.chess_candidates).is_some(),
+                low.candidates_in(false) as f64,
+                high.candidates_in(false) as f64,
+            )
+            .map(|n| n.max(1.0) as usize),
+            chess_temperature_cp: plain(
+                low.chess_temperature_cp.or(high.chess_temperature_cp).is_some(),
+                low.temperature_in(false) as f64,
+                high.temperature_in(false) as f64,
+            )
+            .map(|t| t as i32),
             naive_covers: if t < 0.5 { low.naive_covers } else { high.naive_covers },
             network: if t < 0.5 {
                 low.uses_network()
@@ -444,10 +442,12 @@ impl LevelTable {
             },
             recapture_pct: linear(low.recapture_pct as f64, high.recapture_pct as f64).round() as u8,
             lapse_pct: linear(low.lapse_pct as f64, high.lapse_pct as f64).round() as u8,
-            chess_lapse_pct: match (low.chess_lapse_pct, high.chess_lapse_pct) {
-                (None, None) => None,
-                _ => Some(linear(low.lapse_pct_in(false) as f64, high.lapse_pct_in(false) as f64).round() as u8),
-            },
+            chess_lapse_pct: plain(
+                low.chess_lapse_pct.or(high.chess_lapse_pct).is_some(),
+                low.lapse_pct_in(false) as f64,
+                high.lapse_pct_in(false) as f64,
+            )
+            .map(|pct| pct as u8),
             lapse_nodes: match (low.lapse_nodes, high.lapse_nodes) {
                 (Some(_), Some(_)) => logarithmic(low.lapse_nodes, high.lapse_nodes),
                 (a, b) => a.or(b),

@@ -129,14 +129,15 @@ fn run(args: &TrainArgs) -> Result<(), String> {
         return Err("no training positions".to_string());
     }
     let network = match &initial {
-        Some(network) if network.width < HIDDEN => {
-            println!(
-                "widening the initial network from {} to {HIDDEN} hidden units (the new ones start with no output)",
-                network.width
-            );
-            FloatNetwork::from_quantised(network).widened(network.width, args.seed)
+        Some(network) => {
+            if network.width < HIDDEN {
+                println!(
+                    "widening the initial network from {} to {HIDDEN} hidden units (the new ones start with no output)",
+                    network.width
+                );
+            }
+            FloatNetwork::from_quantised(network, args.seed)
         }
-        Some(network) => FloatNetwork::from_quantised(network),
         None => FloatNetwork::random(args.seed, base),
     };
     let mut network = network.correcting(base);

@@ -23,6 +23,9 @@ use std::time::Instant;
 
 /// Most features a perspective can have (32 pieces and 30 pool slots).
 const MAX_FEATURES: usize = 64;
+/// Where a fresh unit's feature weights and bias are drawn from.
+const INITIAL_WEIGHTS: std::ops::Range<f32> = -0.15..0.15;
+const INITIAL_BIASES: std::ops::Range<f32> = 0.0..0.2;
 /// Weights are kept within this, so that the quantised accumulator cannot overflow.
 const CLIP: f32 = 1.98;
 
@@ -93,8 +96,8 @@ impl FloatNetwork {
         use rand::Rng;
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         FloatNetwork {
-            feature_weights: (0..INPUTS * HIDDEN).map(|_| rng.gen_range(-0.15..0.15)).collect(),
-            feature_bias: (0..HIDDEN).map(|_| rng.gen_range(0.0..0.2)).collect(),
+            feature_weights: (0..INPUTS * HIDDEN).map(|_| rng.gen_range(INITIAL_WEIGHTS)).collect(),
+            feature_bias: (0..HIDDEN).map(|_| rng.gen_range(INITIAL_BIASES)).collect(),
             output_weights: (0..2 * HIDDEN).map(|_| rng.gen_range(-0.3..0.3)).collect(),
             output_bias: 0.0,
             base,
@@ -113,27 +116,13 @@ impl FloatNetwork {
         self
     }
 
-    /// Gives the units from `width` on (which a narrower network left at zero) small random
-    /// feature weights and biases, and keeps their output weights at zero: the network
-    /// evaluates as before, and the new units can learn (a unit with no inputs and no output
-    /// has no gradient).
-    pub fn widened(mut self, width: usize, seed: u64) -> FloatNetwork {
+    /// A quantised network turned back to floating point (to fine-tune it). The units a
+    /// narrower network left at zero get small random feature weights and biases (drawn from
+    /// `seed`) and keep their output weights at zero: the network evaluates as before, and
+    /// the new units can learn (a unit with no inputs and no output has no gradient).
+    pub fn from_quantised(network: &Network, seed: u64) -> FloatNetwork {
         use rand::Rng;
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-        for j in width..HIDDEN {
-            for feature in 0..INPUTS {
-                self.feature_weights[feature * HIDDEN + j] = rng.gen_range(-0.15..0.15);
-            }
-            self.feature_bias[j] = rng.gen_range(0.0..0.2);
-            self.output_weights[j] = 0.0;
-            self.output_weights[HIDDEN + j] = 0.0;
-        }
-        self
-    }
-
-    /// A quantised network turned back to floating point (to fine-tune it).
-    pub fn from_quantised(network: &Network) -> FloatNetwork {
-        FloatNetwork {
+        let mut float = FloatNetwork {
             feature_weights: network
                 .feature_weights
                 .iter()
@@ -147,7 +136,15 @@ impl FloatNetwork {
                 .collect(),
             output_bias: network.output_bias as f32 / (QA * QB) as f32,
             base: network.base,
+        };
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        for j in network.width..HIDDEN {
+            for feature in 0..INPUTS {
+                float.feature_weights[feature * HIDDEN + j] = rng.gen_range(INITIAL_WEIGHTS);
+            }
+            float.feature_bias[j] = rng.gen_range(INITIAL_BIASES);
         }
+        float
     }
 
     /// Rounds to the inference network.
