@@ -108,7 +108,7 @@ pub struct LevelParams {
 
 /// A field with a plain-chess override: the override in plain chess if there is one, else
 /// the field itself.
-fn in_variant<T>(covered: bool, shared: T, plain: Option<T>) -> T {
+fn plain_override<T>(covered: bool, shared: T, plain: Option<T>) -> T {
     match plain {
         Some(value) if !covered => value,
         _ => shared,
@@ -155,25 +155,25 @@ impl LevelParams {
     /// The level's node cap in a variant: `chess_nodes` in plain chess if it has one, else
     /// `nodes`.
     pub fn nodes_in(&self, covered: bool) -> Option<u64> {
-        in_variant(covered, self.nodes, self.chess_nodes.map(Some))
+        plain_override(covered, self.nodes, self.chess_nodes.map(Some))
     }
 
     /// How many root moves the level's choice considers in a variant: `chess_candidates` in
     /// plain chess if it has one, else `candidates`.
     pub fn candidates_in(&self, covered: bool) -> usize {
-        in_variant(covered, self.candidates, self.chess_candidates)
+        plain_override(covered, self.candidates, self.chess_candidates)
     }
 
     /// The choice's temperature in a variant: `chess_temperature_cp` in plain chess if it
     /// has one, else `temperature_cp`.
     pub fn temperature_in(&self, covered: bool) -> i32 {
-        in_variant(covered, self.temperature_cp, self.chess_temperature_cp)
+        plain_override(covered, self.temperature_cp, self.chess_temperature_cp)
     }
 
     /// The level's lapse rate in a variant: `chess_lapse_pct` in plain chess if it has one,
     /// else `lapse_pct`.
     pub fn lapse_pct_in(&self, covered: bool) -> u8 {
-        in_variant(covered, self.lapse_pct, self.chess_lapse_pct)
+        plain_override(covered, self.lapse_pct, self.chess_lapse_pct)
     }
 
     /// The level as it plays a variant: its node cap is [`LevelParams::nodes_in`] that
