@@ -68,7 +68,7 @@ def per_variant(shared, plain):
 
 def markdown(levels):
     rows = [
-        "| level | nodes | plain-chess nodes | ms cap | noise cp | candidates (covered / plain) | temperature cp (covered / plain) | loss cap cp "
+        "| level | nodes | plain-chess nodes | ms cap | noise cp (covered / plain) | candidates (covered / plain) | temperature cp (covered / plain) | loss cap cp "
         "| recapture % | lapses % (covered / plain) at nodes | covered pieces as | evaluation in covered chess "
         "| plain Elo (`UCI_Elo` scale) | covered Elo (ladder) |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |",
@@ -85,7 +85,7 @@ def markdown(levels):
             get("nodes", "no cap"),
             get("chess_nodes", get("nodes", "no cap")),
             get("movetime_ms", "no cap"),
-            get("noise_cp", "0"),
+            per_variant(get("noise_cp", "0"), get("chess_noise_cp", None)),
             per_variant(get("candidates", "1"), get("chess_candidates", None)),
             per_variant(get("temperature_cp", "0"), get("chess_temperature_cp", None)),
             get("max_loss_cp", "none"),

@@ -14,7 +14,9 @@
 //! millisecond) raises the time cap with it, up to [`MAX_TIME_RAISE`] times.
 //!
 //! In covered chess the axis goes on past that: there the node cap stays at its most, and
-//! each further step of one halves the level's noise and softmax temperature instead. So a
+//! each further step of one halves the level's noise and softmax temperature instead (in
+//! covered chess only: the row's `chess_noise_cp` and `chess_temperature_cp` keep plain
+//! chess's as they were). So a
 //! level whose choice costs more than its gap still reaches its target, and its searches
 //! still end at their node cap, not on the clock: it plays alike on every machine and
 //! replays move for move.
@@ -246,6 +248,10 @@ impl Axis {
         let share = self.choice(x);
         params.noise_cp = (f64::from(base.noise_cp) * share).round() as i32;
         params.temperature_cp = (f64::from(base.temperature_cp) * share).round() as i32;
+        // Plain chess keeps the base's noise and choice: the two variants are tuned apart.
+        let cooled = share < 1.0;
+        params.chess_noise_cp = cooled.then(|| base.noise_in(false)).or(base.chess_noise_cp);
+        params.chess_temperature_cp = cooled.then(|| base.temperature_in(false)).or(base.chess_temperature_cp);
     }
 }
 
@@ -390,8 +396,17 @@ mod tests {
             (params.nodes, params.movetime_ms, params.noise_cp, params.temperature_cp),
             (Some(400_000), Some(1_000), 15, 35)
         );
+        // Plain chess keeps the base's noise and choice.
+        assert_eq!((params.noise_in(false), params.temperature_in(false)), (30, 70));
         axis.set(&mut params, &base, axis.clamp(axis.full + 9.0));
         assert_eq!((params.noise_cp, params.temperature_cp), (2, 4));
+        assert_eq!(
+            (params.chess_noise_cp, params.chess_temperature_cp),
+            (Some(30), Some(70))
+        );
+        // Back at its nodes, the level needs no plain-chess override.
+        axis.set(&mut params, &base, axis.start(&base));
+        assert_eq!((params.chess_noise_cp, params.chess_temperature_cp), (None, None));
         // A row whose node cap is past that starts at the most.
         let greedy = LevelParams {
             nodes: Some(5_000_000),

@@ -71,6 +71,9 @@ pub struct LevelParams {
     /// `temperature_cp` in plain chess (none: `temperature_cp` in both variants).
     #[serde(default)]
     pub chess_temperature_cp: Option<i32>,
+    /// `noise_cp` in plain chess (none: `noise_cp` in both variants).
+    #[serde(default)]
+    pub chess_noise_cp: Option<i32>,
     /// Value covered pieces as their covers instead of by their pools.
     #[serde(default)]
     pub naive_covers: bool,
@@ -132,6 +135,7 @@ impl LevelParams {
         temperature_cp: 0,
         chess_candidates: None,
         chess_temperature_cp: None,
+        chess_noise_cp: None,
         naive_covers: false,
         network: false,
         max_loss_cp: None,
@@ -170,6 +174,12 @@ impl LevelParams {
         plain_override(covered, self.temperature_cp, self.chess_temperature_cp)
     }
 
+    /// The level's evaluation noise in a variant: `chess_noise_cp` in plain chess if it has
+    /// one, else `noise_cp`.
+    pub fn noise_in(&self, covered: bool) -> i32 {
+        plain_override(covered, self.noise_cp, self.chess_noise_cp)
+    }
+
     /// The level's lapse rate in a variant: `chess_lapse_pct` in plain chess if it has one,
     /// else `lapse_pct`.
     pub fn lapse_pct_in(&self, covered: bool) -> u8 {
@@ -186,6 +196,8 @@ impl LevelParams {
             chess_candidates: None,
             temperature_cp: self.temperature_in(covered),
             chess_temperature_cp: None,
+            noise_cp: self.noise_in(covered),
+            chess_noise_cp: None,
             lapse_pct: self.lapse_pct_in(covered),
             chess_lapse_pct: None,
             ..*self
@@ -322,8 +334,9 @@ impl LevelTable {
             if !(0..=1000).contains(&params.noise_cp)
                 || !(0..=1000).contains(&params.temperature_cp)
                 || params.chess_temperature_cp.is_some_and(|t| !(0..=1000).contains(&t))
+                || params.chess_noise_cp.is_some_and(|t| !(0..=1000).contains(&t))
             {
-                return bad("noise_cp, temperature_cp and chess_temperature_cp must be 0..=1000");
+                return bad("noise_cp, temperature_cp, chess_noise_cp and chess_temperature_cp must be 0..=1000");
             }
             if params.chess_candidates.is_some_and(|n| !(1..=64).contains(&n)) {
                 return bad("chess_candidates must be 1..=64");
@@ -428,6 +441,12 @@ impl LevelTable {
                 low.chess_temperature_cp.or(high.chess_temperature_cp).is_some(),
                 low.temperature_in(false) as f64,
                 high.temperature_in(false) as f64,
+            )
+            .map(|t| t as i32),
+            chess_noise_cp: plain(
+                low.chess_noise_cp.or(high.chess_noise_cp).is_some(),
+                low.noise_in(false) as f64,
+                high.noise_in(false) as f64,
             )
             .map(|t| t as i32),
             naive_covers: if t < 0.5 { low.naive_covers } else { high.naive_covers },
@@ -721,23 +740,31 @@ mod tests {
             temperature_cp: 71,
             chess_candidates: Some(4),
             chess_temperature_cp: Some(45),
+            noise_cp: 40,
+            chess_noise_cp: Some(30),
             ..LevelParams::FULL
         };
         let (covered, plain) = (params.in_variant(true), params.in_variant(false));
-        assert_eq!((covered.candidates, covered.temperature_cp), (5, 71));
-        assert_eq!((plain.candidates, plain.temperature_cp), (4, 45));
+        assert_eq!(
+            (covered.candidates, covered.temperature_cp, covered.noise_cp),
+            (5, 71, 40)
+        );
+        assert_eq!((plain.candidates, plain.temperature_cp, plain.noise_cp), (4, 45, 30));
         let shared = LevelParams {
             chess_candidates: None,
             chess_temperature_cp: None,
+            chess_noise_cp: None,
             ..params
         };
         assert_eq!(shared.in_variant(false).temperature_cp, 71);
+        assert_eq!(shared.in_variant(false).noise_cp, 40);
         // Files say it, bounded; UCI_Elo interpolates it.
         let (table, text) = with_level_3(params);
         assert!(LevelTable::parse(&text.replacen("chess_candidates = 4", "chess_candidates = 0", 1)).is_err());
         assert!(
             LevelTable::parse(&text.replacen("chess_temperature_cp = 45", "chess_temperature_cp = -1", 1)).is_err()
         );
+        assert!(LevelTable::parse(&text.replacen("chess_noise_cp = 30", "chess_noise_cp = 1001", 1)).is_err());
         let (l3, l4) = (table.levels[2].elo.unwrap(), table.levels[3].elo.unwrap());
         let middle = table.for_elo((l3 + l4) / 2.0);
         let level4 = table.levels[3];
@@ -748,6 +775,10 @@ mod tests {
         assert_eq!(
             middle.temperature_cp,
             ((71 + level4.temperature_cp) as f64 / 2.0).round() as i32
+        );
+        assert_eq!(
+            middle.chess_noise_cp,
+            Some(((30 + level4.noise_cp) as f64 / 2.0).round() as i32)
         );
     }
 
