@@ -261,6 +261,26 @@ fn a_fresh_correction_searches_like_the_hand_written_evaluation() {
     assert_eq!(with_network, hand_written);
 }
 
+/// A correction moved to another base keeps what it learnt (its output layer), and a whole
+/// network made a correction starts from the base alone.
+#[test]
+fn a_correction_keeps_its_output_on_a_new_base() {
+    let zero = |float: &FloatNetwork| {
+        let network = float.quantise(3, "probe");
+        network.output_weights.iter().flatten().all(|&w| w == 0) && network.output_bias == 0
+    };
+    let whole = FloatNetwork::random(6, Base::Nothing);
+    assert!(!zero(&whole));
+    let correction = whole.clone().correcting(Base::HandWritten);
+    assert!(zero(&correction));
+    let mut trained = FloatNetwork::random(6, Base::Nothing);
+    trained.base = Base::HandWritten;
+    let rebased = trained.clone().correcting(Base::Material);
+    assert_eq!(rebased.base, Base::Material);
+    assert!(!zero(&rebased));
+    assert!(rebased.quantise(3, "a").output_weights == trained.quantise(3, "a").output_weights);
+}
+
 /// A correction learns what the hand-written evaluation lacks: here, scores that value each
 /// covered piece of the side to move 60 centipawns more than the evaluation does.
 #[test]

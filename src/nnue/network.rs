@@ -46,6 +46,10 @@ pub enum Base {
     Nothing = 0,
     /// The hand-written evaluation: the network is a correction to it.
     HandWritten = 1,
+    /// The hand-written evaluation's material part alone (material, piece-square tables,
+    /// the bishop pair, the tempo): the network is a correction that learns the rest, and the
+    /// search saves the other terms' cost.
+    Material = 2,
 }
 
 impl Base {
@@ -53,6 +57,7 @@ impl Base {
         match value {
             0 => Some(Base::Nothing),
             1 => Some(Base::HandWritten),
+            2 => Some(Base::Material),
             _ => None,
         }
     }
@@ -62,6 +67,7 @@ impl Base {
         match self {
             Base::Nothing => "none",
             Base::HandWritten => "hand-written",
+            Base::Material => "material",
         }
     }
 }
@@ -331,7 +337,7 @@ mod tests {
 
     #[test]
     fn the_base_survives_the_file() {
-        for base in [Base::Nothing, Base::HandWritten] {
+        for base in [Base::Nothing, Base::HandWritten, Base::Material] {
             let network = small_network(base);
             assert_eq!((network.base, network.generation), (base, 5));
             assert_eq!(network.description, "a test");

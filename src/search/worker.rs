@@ -3,7 +3,7 @@
 //! moves played, for pruning and continuation history) and the move-ordering statistics.
 
 use super::ablation::Feature;
-use super::eval::evaluate_with;
+use super::eval::{evaluate_material, evaluate_with};
 use super::history::PieceTo;
 use super::job::SearchJob;
 use super::limits::MAX_PLY;
@@ -139,11 +139,12 @@ impl<'a> Worker<'a> {
         let flavour = self.tables.flavour;
         let mut score = match &mut self.network {
             Some((network, stack)) => {
-                let mut score = stack.evaluate(network, position, ply);
-                if network.base == Base::HandWritten {
-                    score += evaluate_with(position, flavour.naive_covers);
-                }
-                score.clamp(-WIN + 1, WIN - 1)
+                let base = match network.base {
+                    Base::Nothing => 0,
+                    Base::HandWritten => evaluate_with(position, flavour.naive_covers),
+                    Base::Material => evaluate_material(position, flavour.naive_covers),
+                };
+                (stack.evaluate(network, position, ply) + base).clamp(-WIN + 1, WIN - 1)
             }
             None => evaluate_with(position, flavour.naive_covers),
         };

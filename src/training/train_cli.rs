@@ -1,10 +1,12 @@
 //! `veil train`: fits the network to `veil datagen` records and writes a network file.
 
-use super::format::for_each_record;
+use super::format::{for_each_record, Record};
+use super::mirror::mirrored;
 use super::trainer::{loss, train, FloatNetwork, Sample, Schedule};
 use crate::nnue::network::HIDDEN;
 use crate::nnue::{Base, Network};
-use crate::search::eval::evaluate;
+use crate::rules::Position;
+use crate::search::eval::{evaluate, evaluate_material};
 use clap::{Args, ValueEnum};
 use std::fs::File;
 use std::io::BufReader;
@@ -57,12 +59,18 @@ pub struct TrainArgs {
     threads: Option<usize>,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// What the network is added to: nothing (it is the whole evaluation) or the
-    /// hand-written evaluation (it learns a correction to it). Default: the initial
-    /// network's, or none. A whole network fine-tuned as a correction keeps its feature layer
-    /// and starts its output layer at zero.
+    /// What the network is added to: nothing (it is the whole evaluation), the
+    /// hand-written evaluation or its material part alone (it learns a correction to it).
+    /// Default: the initial network's, or none. A whole network fine-tuned as a correction
+    /// keeps its feature layer and starts its output layer at zero; a correction to one base
+    /// fine-tuned as a correction to another keeps both layers.
     #[arg(long, value_enum)]
     base: Option<BaseChoice>,
+    /// Also train on each training position mirrored left to right, where that is the same
+    /// game (no castling rights left, no covered piece on d1 or d8). Held-out positions are
+    /// not mirrored.
+    #[arg(long)]
+    mirror: bool,
 }
 
 /// `--base`.
@@ -70,6 +78,7 @@ pub struct TrainArgs {
 pub enum BaseChoice {
     None,
     HandWritten,
+    Material,
 }
 
 fn run(args: &TrainArgs) -> Result<(), String> {
@@ -94,30 +103,34 @@ fn run(args: &TrainArgs) -> Result<(), String> {
     let base = match args.base {
         Some(BaseChoice::None) => Base::Nothing,
         Some(BaseChoice::HandWritten) => Base::HandWritten,
+        Some(BaseChoice::Material) => Base::Material,
         None => initial.as_ref().map_or(Base::Nothing, |network| network.base),
     };
     let started = Instant::now();
     let mut train_set = Vec::new();
     let mut held_out = Vec::new();
     for path in &args.data {
-        let mut samples = Vec::new();
         let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        for_each_record(&mut BufReader::new(file), |record| {
-            let scale = if !record.position.is_plain_chess() {
-                args.covered_wdl_scale
+        let mut records = Vec::new();
+        for_each_record(&mut BufReader::new(file), |record| records.push(record))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let keep = records.len() - (records.len() as f64 * args.held_out) as usize;
+        for (i, record) in records.iter().enumerate() {
+            let mirror = if args.mirror && i < keep {
+                mirrored(&record.position)
             } else {
-                args.wdl_scale
+                None
             };
-            let base_cp = match base {
-                Base::Nothing => 0,
-                Base::HandWritten => evaluate(&record.position),
-            };
-            samples.push(Sample::from_record(&record, args.lambda, scale, base_cp))
-        })
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-        let keep = samples.len() - (samples.len() as f64 * args.held_out) as usize;
-        held_out.extend(samples.drain(keep..));
-        train_set.extend(samples);
+            let positions = std::iter::once(&record.position).chain(mirror.as_ref());
+            for position in positions {
+                let sample = sample_of(position, record, args, base);
+                if i < keep {
+                    train_set.push(sample);
+                } else {
+                    held_out.push(sample);
+                }
+            }
+        }
     }
     println!(
         "{} training and {} held-out positions read in {:.1} s",
@@ -163,7 +176,10 @@ fn run(args: &TrainArgs) -> Result<(), String> {
     });
     let description = format!(
         "gen {generation}{}: {} positions, {} epochs, lambda {}, K {}/{}",
-        if base == Base::HandWritten { " (correction)" } else { "" },
+        match base {
+            Base::Nothing => String::new(),
+            base => format!(" (correction to {})", base.name()),
+        },
         train_set.len() + held_out.len(),
         args.epochs,
         args.lambda,
@@ -178,6 +194,26 @@ fn run(args: &TrainArgs) -> Result<(), String> {
         started.elapsed().as_secs_f64() / 60.0
     );
     Ok(())
+}
+
+/// The training sample of `record`'s search score and result at `position` (the record's own
+/// position or its mirror).
+fn sample_of(position: &Position, record: &Record, args: &TrainArgs, base: Base) -> Sample {
+    let scale = if !position.is_plain_chess() {
+        args.covered_wdl_scale
+    } else {
+        args.wdl_scale
+    };
+    let base_cp = match base {
+        Base::Nothing => 0,
+        Base::HandWritten => evaluate(position),
+        Base::Material => evaluate_material(position, false),
+    };
+    let record = Record {
+        position: position.clone(),
+        ..*record
+    };
+    Sample::from_record(&record, args.lambda, scale, base_cp)
 }
 
 /// Runs `veil train`; exit status 2 on bad arguments, unreadable data or a write error.

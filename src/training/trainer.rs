@@ -104,15 +104,17 @@ impl FloatNetwork {
         }
     }
 
-    /// This network as a correction to `base`. If it was not one already, its output layer
-    /// starts at zero, so that the corrected evaluation starts as the base itself; the
-    /// feature layer is kept (what it learnt is a start for the correction's features).
+    /// This network as a correction to `base`. If it was a whole network (or becomes one),
+    /// its output layer starts at zero, so that the corrected evaluation starts as the base
+    /// itself; the feature layer is kept (what it learnt is a start for the correction's
+    /// features). A correction to another base keeps its output layer: what it corrected is
+    /// a start for what it must now correct.
     pub fn correcting(mut self, base: Base) -> FloatNetwork {
-        if self.base != base {
+        if self.base != base && (self.base == Base::Nothing || base == Base::Nothing) {
             self.output_weights.fill(0.0);
             self.output_bias = 0.0;
-            self.base = base;
         }
+        self.base = base;
         self
     }
 
