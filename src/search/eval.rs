@@ -11,6 +11,7 @@
 //! Scores are centipawns from the side to move's point of view.
 
 use super::weights::{param, *};
+use crate::nnue::Base;
 use crate::rules::attacks::{bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks};
 use crate::rules::{Bitboard, Color, Pool, Position, Role, Square};
 
@@ -430,9 +431,12 @@ pub fn evaluate_with(position: &Position, naive_covers: bool) -> i32 {
     let score = white.0 - black.0;
     let phase = (white_phase + black_phase).min(PHASE_TOTAL);
     let eg = score.1 * endgame_scale(position, score.1) / 64;
-    let blended = (score.0 * phase + eg * (PHASE_TOTAL - phase)) / PHASE_TOTAL;
-    let us = position.side_to_move();
-    blended * us.sign() + TEMPO
+    taper(score.0, eg, phase) * position.side_to_move().sign() + TEMPO
+}
+
+/// The middlegame and endgame scores blended by `phase` (of [`PHASE_TOTAL`]).
+fn taper(mg: i32, eg: i32, phase: i32) -> i32 {
+    (mg * phase + eg * (PHASE_TOTAL - phase)) / PHASE_TOTAL
 }
 
 /// The material part of the static score ([`material_terms`], tapered, and the tempo), for
@@ -445,8 +449,17 @@ pub fn evaluate_material(position: &Position, naive_covers: bool) -> i32 {
     let black_phase = material_terms(position, Color::Black, naive_covers, &mut black);
     let score = white.0 - black.0;
     let phase = (white_phase + black_phase).min(PHASE_TOTAL);
-    let blended = (score.0 * phase + score.1 * (PHASE_TOTAL - phase)) / PHASE_TOTAL;
-    blended * position.side_to_move().sign() + TEMPO
+    taper(score.0, score.1, phase) * position.side_to_move().sign() + TEMPO
+}
+
+/// What a network with `base` adds its output to at `position` (0 for a whole network), as
+/// the search and the trainer both need it.
+pub fn base_score(base: Base, position: &Position, naive_covers: bool) -> i32 {
+    match base {
+        Base::Nothing => 0,
+        Base::HandWritten => evaluate_with(position, naive_covers),
+        Base::Material => evaluate_material(position, naive_covers),
+    }
 }
 
 /// The trace of the static score of `position` (see [`Trace`]).

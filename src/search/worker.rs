@@ -3,7 +3,7 @@
 //! moves played, for pruning and continuation history) and the move-ordering statistics.
 
 use super::ablation::Feature;
-use super::eval::{evaluate_material, evaluate_with};
+use super::eval::{base_score, evaluate_with};
 use super::history::PieceTo;
 use super::job::SearchJob;
 use super::limits::MAX_PLY;
@@ -11,7 +11,7 @@ use super::memory::{ThreadTables, EVAL_CACHE_SIZE};
 use super::score::{MATE_BOUND, WIN};
 use super::shared::Shared;
 use super::tt::TtEntry;
-use crate::nnue::{AccumulatorStack, Base, Network};
+use crate::nnue::{AccumulatorStack, Network};
 use crate::rules::{Move, Position};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -139,11 +139,7 @@ impl<'a> Worker<'a> {
         let flavour = self.tables.flavour;
         let mut score = match &mut self.network {
             Some((network, stack)) => {
-                let base = match network.base {
-                    Base::Nothing => 0,
-                    Base::HandWritten => evaluate_with(position, flavour.naive_covers),
-                    Base::Material => evaluate_material(position, flavour.naive_covers),
-                };
+                let base = base_score(network.base, position, flavour.naive_covers);
                 (stack.evaluate(network, position, ply) + base).clamp(-WIN + 1, WIN - 1)
             }
             None => evaluate_with(position, flavour.naive_covers),

@@ -5,8 +5,7 @@ use super::mirror::mirrored;
 use super::trainer::{loss, train, FloatNetwork, Sample, Schedule};
 use crate::nnue::network::HIDDEN;
 use crate::nnue::{Base, Network};
-use crate::rules::Position;
-use crate::search::eval::{evaluate, evaluate_material};
+use crate::search::eval::base_score;
 use clap::{Args, ValueEnum};
 use std::fs::File;
 use std::io::BufReader;
@@ -116,14 +115,12 @@ fn run(args: &TrainArgs) -> Result<(), String> {
             .map_err(|e| format!("{}: {e}", path.display()))?;
         let keep = records.len() - (records.len() as f64 * args.held_out) as usize;
         for (i, record) in records.iter().enumerate() {
-            let mirror = if args.mirror && i < keep {
-                mirrored(&record.position)
-            } else {
-                None
-            };
-            let positions = std::iter::once(&record.position).chain(mirror.as_ref());
-            for position in positions {
-                let sample = sample_of(position, record, args, base);
+            let mirror = (args.mirror && i < keep)
+                .then(|| mirrored(&record.position))
+                .flatten()
+                .map(|position| Record { position, ..*record });
+            for record in std::iter::once(record).chain(mirror.as_ref()) {
+                let sample = sample_of(record, args, base);
                 if i < keep {
                     train_set.push(sample);
                 } else {
@@ -196,24 +193,15 @@ fn run(args: &TrainArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// The training sample of `record`'s search score and result at `position` (the record's own
-/// position or its mirror).
-fn sample_of(position: &Position, record: &Record, args: &TrainArgs, base: Base) -> Sample {
-    let scale = if !position.is_plain_chess() {
+/// The training sample of `record`, for a network added to `base`.
+fn sample_of(record: &Record, args: &TrainArgs, base: Base) -> Sample {
+    let scale = if !record.position.is_plain_chess() {
         args.covered_wdl_scale
     } else {
         args.wdl_scale
     };
-    let base_cp = match base {
-        Base::Nothing => 0,
-        Base::HandWritten => evaluate(position),
-        Base::Material => evaluate_material(position, false),
-    };
-    let record = Record {
-        position: position.clone(),
-        ..*record
-    };
-    Sample::from_record(&record, args.lambda, scale, base_cp)
+    let base_cp = base_score(base, &record.position, false);
+    Sample::from_record(record, args.lambda, scale, base_cp)
 }
 
 /// Runs `veil train`; exit status 2 on bad arguments, unreadable data or a write error.
