@@ -47,7 +47,18 @@ fn random_game(start: Position, plies: usize, rng: &mut Xoshiro256PlusPlus) -> V
 
 #[test]
 fn incremental_accumulators_equal_fresh_ones_along_random_games() {
-    for (network, seed) in [(random_network(1), 11u64), (default_network().as_ref().clone(), 12)] {
+    let bucketed = {
+        let mut float = FloatNetwork::random(13, Base::Nothing).bucketed();
+        for (b, bias) in float.output_bias.iter_mut().enumerate() {
+            *bias = b as f32 * 0.1;
+        }
+        float.quantise(0, "random, bucketed")
+    };
+    for (network, seed) in [
+        (random_network(1), 11u64),
+        (default_network().as_ref().clone(), 12),
+        (bucketed, 13),
+    ] {
         for start in [Position::covered_start(), Position::standard_start()] {
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
             for _game in 0..20 {
@@ -267,7 +278,8 @@ fn a_fresh_correction_searches_like_the_hand_written_evaluation() {
 fn a_correction_keeps_its_output_on_a_new_base() {
     let zero = |float: &FloatNetwork| {
         let network = float.quantise(3, "probe");
-        network.output_weights.iter().flatten().all(|&w| w == 0) && network.output_bias == 0
+        network.output_weights.iter().flatten().flatten().all(|&w| w == 0)
+            && network.output_bias.iter().all(|&b| b == 0)
     };
     let whole = FloatNetwork::random(6, Base::Nothing);
     assert!(!zero(&whole));
@@ -330,7 +342,7 @@ fn a_narrower_network_widens_without_changing_its_evaluation() {
         row[width..].fill(0);
     }
     narrow.feature_bias[width..].fill(0);
-    for half in narrow.output_weights.iter_mut() {
+    for half in narrow.output_weights.iter_mut().flatten() {
         half[width..].fill(0);
     }
     narrow.width = width;
@@ -348,4 +360,59 @@ fn a_narrower_network_widens_without_changing_its_evaluation() {
             evaluate_from_scratch(&narrow, &position)
         );
     }
+}
+
+/// A network given an output layer per bucket of pieces evaluates exactly as before, and
+/// then each layer learns its own part of the game: here, scores that favour the side to
+/// move by 100 centipawns with more than 20 pieces on the board and by none with fewer.
+#[test]
+fn output_buckets_start_as_the_one_layer_and_learn_apart() {
+    let network = random_network(14);
+    let bucketed = FloatNetwork::from_quantised(&network, 1)
+        .bucketed()
+        .quantise(0, "bucketed");
+    assert_eq!((network.buckets(), bucketed.buckets()), (1, 8));
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(15);
+    let mut samples = Vec::new();
+    for game in 0..80 {
+        let start = if game % 2 == 0 {
+            Position::covered_start()
+        } else {
+            Position::standard_start()
+        };
+        for position in random_game(start, 90, &mut rng) {
+            assert_eq!(
+                evaluate_from_scratch(&network, &position),
+                evaluate_from_scratch(&bucketed, &position)
+            );
+            let base = veil::search::eval::evaluate(&position);
+            let bonus = if position.occupied().count() > 20 { 100 } else { 0 };
+            let record = Record {
+                position: position.clone(),
+                score: (base + bonus).clamp(-2000, 2000) as i16,
+                result: 1,
+            };
+            samples.push(Sample::from_record(&record, 0.0, 400.0, base));
+        }
+    }
+    let held_out = samples.split_off(samples.len() * 9 / 10);
+    let schedule = Schedule {
+        epochs: 8,
+        batch: 128,
+        rate: 0.003,
+        final_rate_share: 0.2,
+        threads: 2,
+        seed: 1,
+    };
+    let mut one = FloatNetwork::random(16, Base::Nothing).correcting(Base::HandWritten);
+    let mut eight = one.clone().bucketed();
+    train(&mut one, &samples, &held_out, &schedule, |_| {});
+    train(&mut eight, &samples, &held_out, &schedule, |_| {});
+    let (one_loss, eight_loss) = (loss(&one, &held_out), loss(&eight, &held_out));
+    assert!(
+        eight_loss < one_loss,
+        "held-out loss: one layer {one_loss}, eight {eight_loss}"
+    );
+    let quantised = eight.quantise(2, "eight");
+    assert_ne!(quantised.output_bias[0], quantised.output_bias[7]);
 }

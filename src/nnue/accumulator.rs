@@ -91,20 +91,27 @@ impl Changes {
     }
 }
 
-/// The network's score of an accumulator, in centipawns for `side_to_move`.
-pub fn output(network: &Network, accumulator: &Accumulator, side_to_move: Color) -> i32 {
+/// The network's score of an accumulator, in centipawns for `side_to_move`, by its output
+/// layer `bucket` (see [`Network::bucket_of`]).
+pub fn output(network: &Network, accumulator: &Accumulator, side_to_move: Color, bucket: usize) -> i32 {
     let us = &accumulator.values[side_to_move.index()];
     let them = &accumulator.values[(!side_to_move).index()];
-    let sum = simd::screlu_dot(us, &network.output_weights[0]) + simd::screlu_dot(them, &network.output_weights[1]);
+    let [own, other] = &network.output_weights[bucket];
+    let sum = simd::screlu_dot(us, own) + simd::screlu_dot(them, other);
     let qa = super::network::QA;
     let qb = super::network::QB;
-    (sum / qa + network.output_bias) * super::network::SCALE / (qa * qb)
+    (sum / qa + network.output_bias[bucket]) * super::network::SCALE / (qa * qb)
 }
 
 /// Scores `position` from scratch (for tests and tools).
 pub fn evaluate_from_scratch(network: &Network, position: &Position) -> i32 {
     let accumulator = Accumulator::refresh(network, &Snapshot::of(position));
-    output(network, &accumulator, position.side_to_move())
+    output(
+        network,
+        &accumulator,
+        position.side_to_move(),
+        network.bucket_of(position),
+    )
 }
 
 struct Entry {
@@ -181,6 +188,11 @@ impl AccumulatorStack {
         let entry = &mut self.entries[slot];
         entry.snapshot = target;
         entry.valid = true;
-        output(network, &entry.accumulator, position.side_to_move())
+        output(
+            network,
+            &entry.accumulator,
+            position.side_to_move(),
+            network.bucket_of(position),
+        )
     }
 }

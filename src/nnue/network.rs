@@ -1,21 +1,25 @@
 //! The quantised network and its file. Shape: [`INPUTS`] → [`HIDDEN`] per perspective
 //! (the side to move's and the other's, one shared weight matrix), squared clipped ReLU,
-//! → 1 output. The hidden layer works in `i16` scaled by [`QA`], the output weights in
-//! `i16` scaled by [`QB`]; the output is centipawns after [`SCALE`].
+//! → 1 output, from one of the network's output layers: with [`OUTPUT_BUCKETS`] of them, the
+//! one of the position's count of pieces ([`output_bucket`]), so that the opening, the
+//! middlegame and the ending each weigh the hidden units their own way. The hidden layer
+//! works in `i16` scaled by [`QA`], the output weights in `i16` scaled by [`QB`]; the output
+//! is centipawns after [`SCALE`].
 //!
 //! A network either is the whole evaluation or is a correction added to the hand-written
 //! one ([`Base`]): a correction starts from that evaluation's strength and learns what it
 //! lacks, which takes far less data than learning chess from nothing.
 //!
 //! File (little-endian): the magic `VEILNNUE`, then `u32`s version, generation, inputs,
-//! hidden, QA, QB, scale, base ([`Base`]); a 60-byte description (UTF-8, zero-padded);
-//! the feature weights
-//! (`i16`, input-major), the feature biases (`i16`), the output weights (`i16`, the side to
-//! move's half first), the output bias (`i32`); an FNV-1a checksum (`u64`) of everything
-//! before it. The size follows from the hidden width: [`file_size`]. A file narrower than
+//! hidden, QA, QB, scale, base ([`Base`]), output layers (1 or [`OUTPUT_BUCKETS`]); a
+//! 56-byte description (UTF-8, zero-padded); the feature weights (`i16`, input-major), the
+//! feature biases (`i16`); then per output layer its weights (`i16`, the side to move's half
+//! first) and its bias (`i32`); an FNV-1a checksum (`u64`) of everything before it. The
+//! size follows from the hidden width and the output layers: [`file_size`]. A file narrower than
 //! [`HIDDEN`] is read with its missing units at zero, which leaves its evaluation exactly as
 //! it was (a unit with no weights adds nothing). Version 1 had no base (it was
-//! [`Base::Nothing`]) and a 64-byte description in its place; it is still read.
+//! [`Base::Nothing`]) and a 64-byte description in its place, and version 2 had one output
+//! layer and a 60-byte description; both are still read.
 
 use super::features::INPUTS;
 use std::fmt;
@@ -32,11 +36,14 @@ pub const QB: i32 = 64;
 pub const MAX_OUTPUT_WEIGHT: i16 = 128;
 /// Centipawns per unit of the network's output.
 pub const SCALE: i32 = 400;
-pub const VERSION: u32 = 2;
+/// Output layers of a bucketed network; a network has this many or one.
+pub const OUTPUT_BUCKETS: usize = 8;
+pub const VERSION: u32 = 3;
 const MAGIC: &[u8; 8] = b"VEILNNUE";
-/// The description and the base together; version 1 used all of it for the description.
+/// The base, the output layers and the description together; version 1 used all of it for
+/// the description, version 2 had no count of output layers.
 const TAIL_SIZE: usize = 64;
-const DESCRIPTION_SIZE: usize = TAIL_SIZE - 4;
+const DESCRIPTION_SIZE: usize = TAIL_SIZE - 8;
 const HEADER_SIZE: usize = 8 + 7 * 4 + TAIL_SIZE;
 
 /// What the network's output is added to.
@@ -71,13 +78,25 @@ impl Base {
         }
     }
 }
-/// Bytes of a network file with `hidden` units per perspective.
-pub const fn file_size(hidden: usize) -> usize {
-    HEADER_SIZE + 2 * INPUTS * hidden + 2 * hidden + 2 * 2 * hidden + 4 + 8
+/// Bytes of a network file with `hidden` units per perspective and `buckets` output layers.
+pub const fn file_size(hidden: usize, buckets: usize) -> usize {
+    HEADER_SIZE + 2 * INPUTS * hidden + 2 * hidden + buckets * (2 * 2 * hidden + 4) + 8
 }
 
-/// Bytes of the largest network file this engine reads, and of every file it writes.
-pub const FILE_SIZE: usize = file_size(HIDDEN);
+/// Bytes of the largest network file this engine reads.
+pub const FILE_SIZE: usize = file_size(HIDDEN, OUTPUT_BUCKETS);
+
+/// The output layer, of `buckets`, that scores a position with `pieces` pieces on the board
+/// (covered pieces and kings included): with [`OUTPUT_BUCKETS`], one for every four pieces
+/// from 2 up, the last taking 30 to 32.
+#[inline]
+pub fn output_bucket(pieces: u32, buckets: usize) -> usize {
+    if buckets <= 1 {
+        0
+    } else {
+        (pieces.saturating_sub(2) as usize / 4).min(buckets - 1)
+    }
+}
 
 /// A network ready for inference.
 #[derive(Clone)]
@@ -88,9 +107,11 @@ pub struct Network {
     /// One row of `HIDDEN` weights per input feature.
     pub feature_weights: Vec<[i16; HIDDEN]>,
     pub feature_bias: [i16; HIDDEN],
-    /// `[side to move's half, other side's half]`.
-    pub output_weights: [[i16; HIDDEN]; 2],
-    pub output_bias: i32,
+    /// Per output layer (one, or [`OUTPUT_BUCKETS`]): `[side to move's half, other side's
+    /// half]`.
+    pub output_weights: Vec<[[i16; HIDDEN]; 2]>,
+    /// Per output layer.
+    pub output_bias: Vec<i32>,
     /// The hidden units the file stored; the units from here to [`HIDDEN`] are zero.
     pub width: usize,
     /// The file's checksum: names the network (an evaluation cache must not mix two).
@@ -101,9 +122,10 @@ impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Network(generation {}, base {}, {:016x})",
+            "Network(generation {}, base {}, {} output layers, {:016x})",
             self.generation,
             self.base.name(),
+            self.buckets(),
             self.checksum
         )
     }
@@ -119,6 +141,7 @@ pub enum NetworkError {
     Quantisation,
     OutputWeight,
     Base(u32),
+    Buckets(u32),
     Checksum,
 }
 
@@ -141,6 +164,9 @@ impl fmt::Display for NetworkError {
                 write!(f, "an output weight of the network lies beyond +/-{MAX_OUTPUT_WEIGHT}")
             }
             NetworkError::Base(base) => write!(f, "network base {base} is not one this engine knows"),
+            NetworkError::Buckets(buckets) => {
+                write!(f, "{buckets} output layers, this engine reads 1 or {OUTPUT_BUCKETS}")
+            }
             NetworkError::Checksum => write!(f, "the network file is damaged (checksum)"),
         }
     }
@@ -179,7 +205,7 @@ impl Network {
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         // Long enough for a header, and no longer than the widest network: the header then
         // says the exact size.
-        if !(file_size(1)..=FILE_SIZE).contains(&bytes.len()) {
+        if !(file_size(1, 1)..=FILE_SIZE).contains(&bytes.len()) {
             return Err(NetworkError::WrongSize {
                 found: bytes.len(),
                 expected: FILE_SIZE,
@@ -199,7 +225,19 @@ impl Network {
             return Err(NetworkError::Shape { inputs, hidden });
         }
         let width = hidden as usize;
-        let size = file_size(width);
+        // The tail (base, output layers, description) comes after QA, QB and the scale.
+        let tail = &bytes[8 + 7 * 4..HEADER_SIZE];
+        let word = |at: usize| u32::from_le_bytes(tail[at..at + 4].try_into().expect("4 bytes"));
+        let (base, buckets, description) = match version {
+            1 => (0, 1, tail),
+            2 => (word(0), 1, &tail[4..]),
+            _ => (word(0), word(4), &tail[8..]),
+        };
+        if buckets != 1 && buckets as usize != OUTPUT_BUCKETS {
+            return Err(NetworkError::Buckets(buckets));
+        }
+        let buckets = buckets as usize;
+        let size = file_size(width, buckets);
         if bytes.len() != size {
             return Err(NetworkError::WrongSize {
                 found: bytes.len(),
@@ -213,13 +251,8 @@ impl Network {
         if (reader.u32(), reader.u32(), reader.u32()) != (QA as u32, QB as u32, SCALE as u32) {
             return Err(NetworkError::Quantisation);
         }
-        let (base, description) = if version == 1 {
-            (Base::Nothing, &reader.take::<TAIL_SIZE>()[..])
-        } else {
-            let base = reader.u32();
-            let base = Base::from_u32(base).ok_or(NetworkError::Base(base))?;
-            (base, &reader.take::<DESCRIPTION_SIZE>()[..])
-        };
+        let base = Base::from_u32(base).ok_or(NetworkError::Base(base))?;
+        reader.at = HEADER_SIZE;
         let end = description.iter().position(|&b| b == 0).unwrap_or(description.len());
         let description = String::from_utf8_lossy(&description[..end]).into_owned();
         let mut feature_weights = vec![[0i16; HIDDEN]; INPUTS];
@@ -232,20 +265,24 @@ impl Network {
         for bias in &mut feature_bias[..width] {
             *bias = reader.i16();
         }
-        let mut output_weights = [[0i16; HIDDEN]; 2];
-        for half in output_weights.iter_mut() {
-            for weight in &mut half[..width] {
-                *weight = reader.i16();
+        let mut output_weights = vec![[[0i16; HIDDEN]; 2]; buckets];
+        let mut output_bias = vec![0i32; buckets];
+        for (layer, bias) in output_weights.iter_mut().zip(&mut output_bias) {
+            for half in layer.iter_mut() {
+                for weight in &mut half[..width] {
+                    *weight = reader.i16();
+                }
             }
+            *bias = i32::from_le_bytes(reader.take());
         }
         if output_weights
             .iter()
+            .flatten()
             .flatten()
             .any(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16)
         {
             return Err(NetworkError::OutputWeight);
         }
-        let output_bias = i32::from_le_bytes(reader.take());
         Ok(Network {
             generation,
             base,
@@ -259,11 +296,25 @@ impl Network {
         })
     }
 
+    /// How many output layers the network has: 1 or [`OUTPUT_BUCKETS`].
+    pub fn buckets(&self) -> usize {
+        self.output_weights.len()
+    }
+
+    /// The output layer that scores `position`.
+    #[inline]
+    pub fn bucket_of(&self, position: &crate::rules::Position) -> usize {
+        output_bucket(position.occupied().count(), self.buckets())
+    }
+
     /// The network as a file's bytes, `width` units wide (the units beyond it must be zero).
     pub fn to_bytes(&self) -> Vec<u8> {
         let width = self.width;
+        let buckets = self.buckets();
         debug_assert!((1..=HIDDEN).contains(&width));
-        let mut out = Vec::with_capacity(file_size(width));
+        debug_assert!(buckets == 1 || buckets == OUTPUT_BUCKETS);
+        debug_assert_eq!(self.output_bias.len(), buckets);
+        let mut out = Vec::with_capacity(file_size(width, buckets));
         out.extend_from_slice(MAGIC);
         for value in [
             VERSION,
@@ -274,6 +325,7 @@ impl Network {
             QB as u32,
             SCALE as u32,
             self.base as u32,
+            buckets as u32,
         ] {
             out.extend_from_slice(&value.to_le_bytes());
         }
@@ -294,15 +346,17 @@ impl Network {
         for bias in &self.feature_bias[..width] {
             out.extend_from_slice(&bias.to_le_bytes());
         }
-        for half in &self.output_weights {
-            for weight in &half[..width] {
-                out.extend_from_slice(&weight.to_le_bytes());
+        for (layer, bias) in self.output_weights.iter().zip(&self.output_bias) {
+            for half in layer {
+                for weight in &half[..width] {
+                    out.extend_from_slice(&weight.to_le_bytes());
+                }
             }
+            out.extend_from_slice(&bias.to_le_bytes());
         }
-        out.extend_from_slice(&self.output_bias.to_le_bytes());
         let sum = checksum(&out);
         out.extend_from_slice(&sum.to_le_bytes());
-        debug_assert_eq!(out.len(), file_size(width));
+        debug_assert_eq!(out.len(), file_size(width, buckets));
         out
     }
 }
@@ -324,11 +378,11 @@ mod tests {
             description: "a test".to_string(),
             feature_weights,
             feature_bias: std::array::from_fn(|j| if j < width { 3 } else { 0 }),
-            output_weights: [
+            output_weights: vec![[
                 std::array::from_fn(|j| (j < width) as i16),
                 std::array::from_fn(|j| -((j < width) as i16)),
-            ],
-            output_bias: 9,
+            ]],
+            output_bias: vec![9],
             width,
             checksum: 0,
         };
@@ -344,22 +398,63 @@ mod tests {
         }
     }
 
-    /// A version 1 file (no base; a 64-byte description) reads as a whole evaluation.
-    #[test]
-    fn version_one_files_still_read() {
-        let bytes = small_network(Base::HandWritten).to_bytes();
-        let mut old = bytes[..FILE_SIZE - 8].to_vec();
-        old[8..12].copy_from_slice(&1u32.to_le_bytes());
+    /// `bytes` (a one-layer file of this version) as a file of an older `version`: version 2
+    /// had no count of output layers and a 60-byte description, version 1 not even a base
+    /// (a 64-byte description).
+    fn as_version(bytes: &[u8], version: u32) -> Vec<u8> {
+        let mut old = bytes[..bytes.len() - 8].to_vec();
+        old[8..12].copy_from_slice(&version.to_le_bytes());
         let at = 8 + 7 * 4;
-        let description = old[at + 4..at + TAIL_SIZE].to_vec();
-        old[at..at + DESCRIPTION_SIZE].copy_from_slice(&description);
-        old[at + DESCRIPTION_SIZE..at + TAIL_SIZE].fill(0);
+        let description = old[at + 8..at + TAIL_SIZE].to_vec();
+        let start = if version == 1 { at } else { at + 4 };
+        old[start..start + DESCRIPTION_SIZE].copy_from_slice(&description);
+        old[start + DESCRIPTION_SIZE..at + TAIL_SIZE].fill(0);
         let sum = checksum(&old);
         old.extend_from_slice(&sum.to_le_bytes());
-        let network = Network::from_bytes(&old).unwrap();
+        old
+    }
+
+    /// A version 1 file (no base; a 64-byte description) reads as a whole evaluation, and a
+    /// version 2 file (no count of output layers) as a network with one.
+    #[test]
+    fn older_files_still_read() {
+        let bytes = small_network(Base::HandWritten).to_bytes();
+        let network = Network::from_bytes(&as_version(&bytes, 1)).unwrap();
         assert_eq!(network.base, Base::Nothing);
         assert_eq!(network.description, "a test");
         assert_eq!(network.feature_weights[7][3], 12);
+        let network = Network::from_bytes(&as_version(&bytes, 2)).unwrap();
+        assert_eq!((network.base, network.buckets()), (Base::HandWritten, 1));
+        assert_eq!((network.description.as_str(), network.output_bias[0]), ("a test", 9));
+        assert_eq!(network.to_bytes(), bytes);
+    }
+
+    /// A network with an output layer per bucket round-trips; other counts are refused.
+    #[test]
+    fn bucketed_networks_round_trip() {
+        let mut network = small_network(Base::HandWritten);
+        network.output_weights = (0..OUTPUT_BUCKETS)
+            .map(|b| [[b as i16; HIDDEN], [-(b as i16); HIDDEN]])
+            .collect();
+        network.output_bias = (0..OUTPUT_BUCKETS as i32).collect();
+        let bytes = network.to_bytes();
+        assert_eq!(bytes.len(), FILE_SIZE);
+        let read = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(
+            (read.buckets(), read.output_bias[5], read.output_weights[3][1][0]),
+            (8, 5, -3)
+        );
+        let mut wrong = bytes.clone();
+        let at = 8 + 7 * 4 + 4;
+        wrong[at..at + 4].copy_from_slice(&3u32.to_le_bytes());
+        assert_eq!(Network::from_bytes(&wrong).unwrap_err(), NetworkError::Buckets(3));
+    }
+
+    #[test]
+    fn buckets_follow_the_count_of_pieces() {
+        let buckets: Vec<usize> = [2, 5, 6, 17, 29, 30, 32].iter().map(|&n| output_bucket(n, 8)).collect();
+        assert_eq!(buckets, [0, 0, 1, 3, 6, 7, 7]);
+        assert!((0..=32).all(|n| output_bucket(n, 1) == 0));
     }
 
     /// A narrower file reads with its missing units at zero and writes back byte for byte.
@@ -368,7 +463,7 @@ mod tests {
         let width = HIDDEN / 2;
         let narrow = small_network_of_width(Base::HandWritten, width);
         let bytes = narrow.to_bytes();
-        assert_eq!(bytes.len(), file_size(width));
+        assert_eq!(bytes.len(), file_size(width, 1));
         let read = Network::from_bytes(&bytes).unwrap();
         assert_eq!(read.width, width);
         assert_eq!(read.feature_bias[width - 1], 3);
@@ -376,6 +471,7 @@ mod tests {
         assert!(read
             .output_weights
             .iter()
+            .flatten()
             .all(|half| half[width..].iter().all(|&w| w == 0)));
         assert_eq!(read.to_bytes(), bytes);
         assert!(matches!(
@@ -387,12 +483,12 @@ mod tests {
     #[test]
     fn oversized_output_weights_are_refused() {
         let mut network = small_network(Base::Nothing);
-        network.output_weights[1][5] = -(MAX_OUTPUT_WEIGHT + 1);
+        network.output_weights[0][1][5] = -(MAX_OUTPUT_WEIGHT + 1);
         assert_eq!(
             Network::from_bytes(&network.to_bytes()).unwrap_err(),
             NetworkError::OutputWeight
         );
-        network.output_weights[1][5] = -MAX_OUTPUT_WEIGHT;
+        network.output_weights[0][1][5] = -MAX_OUTPUT_WEIGHT;
         assert!(Network::from_bytes(&network.to_bytes()).is_ok());
     }
 
@@ -401,8 +497,9 @@ mod tests {
         let mut bytes = small_network(Base::Nothing).to_bytes();
         let at = 8 + 7 * 4;
         bytes[at..at + 4].copy_from_slice(&7u32.to_le_bytes());
-        let sum = checksum(&bytes[..FILE_SIZE - 8]);
-        bytes[FILE_SIZE - 8..].copy_from_slice(&sum.to_le_bytes());
+        let size = bytes.len();
+        let sum = checksum(&bytes[..size - 8]);
+        bytes[size - 8..].copy_from_slice(&sum.to_le_bytes());
         assert_eq!(Network::from_bytes(&bytes).unwrap_err(), NetworkError::Base(7));
     }
 }

@@ -70,6 +70,11 @@ pub struct TrainArgs {
     /// not mirrored.
     #[arg(long)]
     mirror: bool,
+    /// Give the network an output layer for each bucket of four pieces on the board (8 in
+    /// all), each starting as a copy of its one layer, so that it evaluates as before and each
+    /// part of the game can then learn its own weights. A network that has them keeps them.
+    #[arg(long)]
+    output_buckets: bool,
 }
 
 /// `--base`.
@@ -151,6 +156,9 @@ fn run(args: &TrainArgs) -> Result<(), String> {
         None => FloatNetwork::random(args.seed, base),
     };
     let mut network = network.correcting(base);
+    if args.output_buckets {
+        network = network.bucketed();
+    }
     let generation = args
         .generation
         .unwrap_or_else(|| initial.as_ref().map_or(1, |network| network.generation + 1));
@@ -172,11 +180,12 @@ fn run(args: &TrainArgs) -> Result<(), String> {
         );
     });
     let description = format!(
-        "gen {generation}{}: {} positions, {} epochs, lambda {}, K {}/{}",
+        "gen {generation}{}{}: {} positions, {} epochs, lambda {}, K {}/{}",
         match base {
             Base::Nothing => String::new(),
             base => format!(" (correction to {})", base.name()),
         },
+        if network.buckets() > 1 { ", bucketed" } else { "" },
         train_set.len() + held_out.len(),
         args.epochs,
         args.lambda,

@@ -15,7 +15,7 @@
 
 use super::format::Record;
 use crate::nnue::features::{Snapshot, INPUTS};
-use crate::nnue::network::{Base, Network, HIDDEN, QA, QB, SCALE};
+use crate::nnue::network::{output_bucket, Base, Network, HIDDEN, OUTPUT_BUCKETS, QA, QB, SCALE};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -41,6 +41,8 @@ pub struct Sample {
     /// What the network's output is added to, in output units (0 unless the network is a
     /// correction).
     base: f32,
+    /// The output layer that scores the position if the network has [`OUTPUT_BUCKETS`].
+    bucket: u8,
 }
 
 fn sigmoid(x: f32) -> f32 {
@@ -71,6 +73,7 @@ impl Sample {
             target: lambda * result + (1.0 - lambda) * score,
             slope: SCALE as f32 / wdl_scale,
             base: base_cp as f32 / SCALE as f32,
+            bucket: output_bucket(record.position.occupied().count(), OUTPUT_BUCKETS) as u8,
         }
     }
 
@@ -85,9 +88,10 @@ pub struct FloatNetwork {
     /// `INPUTS × HIDDEN`, input-major.
     pub feature_weights: Vec<f32>,
     pub feature_bias: Vec<f32>,
-    /// `2 × HIDDEN`: the side to move's half, then the other's.
+    /// `2 × HIDDEN` per output layer: the side to move's half, then the other's.
     pub output_weights: Vec<f32>,
-    pub output_bias: f32,
+    /// One per output layer (1 or [`OUTPUT_BUCKETS`]).
+    pub output_bias: Vec<f32>,
     pub base: Base,
 }
 
@@ -99,8 +103,33 @@ impl FloatNetwork {
             feature_weights: (0..INPUTS * HIDDEN).map(|_| rng.gen_range(INITIAL_WEIGHTS)).collect(),
             feature_bias: (0..HIDDEN).map(|_| rng.gen_range(INITIAL_BIASES)).collect(),
             output_weights: (0..2 * HIDDEN).map(|_| rng.gen_range(-0.3..0.3)).collect(),
-            output_bias: 0.0,
+            output_bias: vec![0.0],
             base,
+        }
+    }
+
+    /// How many output layers the network has.
+    pub fn buckets(&self) -> usize {
+        self.output_bias.len()
+    }
+
+    /// The network with an output layer per bucket of [`OUTPUT_BUCKETS`], each a copy of its
+    /// one layer: it evaluates as before, and each layer can then learn its own part of the
+    /// game. A network that has them already is returned as it is.
+    pub fn bucketed(mut self) -> FloatNetwork {
+        if self.buckets() == 1 {
+            self.output_weights = self.output_weights.repeat(OUTPUT_BUCKETS);
+            self.output_bias = self.output_bias.repeat(OUTPUT_BUCKETS);
+        }
+        self
+    }
+
+    /// The output layer that scores `sample`.
+    fn layer(&self, sample: &Sample) -> usize {
+        if self.buckets() == 1 {
+            0
+        } else {
+            sample.bucket as usize
         }
     }
 
@@ -112,7 +141,7 @@ impl FloatNetwork {
     pub fn correcting(mut self, base: Base) -> FloatNetwork {
         if self.base != base && (self.base == Base::Nothing || base == Base::Nothing) {
             self.output_weights.fill(0.0);
-            self.output_bias = 0.0;
+            self.output_bias.fill(0.0);
         }
         self.base = base;
         self
@@ -134,9 +163,14 @@ impl FloatNetwork {
             output_weights: network
                 .output_weights
                 .iter()
+                .flatten()
                 .flat_map(|half| half.iter().map(|&w| w as f32 / QB as f32))
                 .collect(),
-            output_bias: network.output_bias as f32 / (QA * QB) as f32,
+            output_bias: network
+                .output_bias
+                .iter()
+                .map(|&b| b as f32 / (QA * QB) as f32)
+                .collect(),
             base: network.base,
         };
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -162,10 +196,12 @@ impl FloatNetwork {
         for (j, bias) in feature_bias.iter_mut().enumerate() {
             *bias = q(self.feature_bias[j], QA);
         }
-        let mut output_weights = [[0i16; HIDDEN]; 2];
-        for (half, weights) in output_weights.iter_mut().enumerate() {
-            for (j, weight) in weights.iter_mut().enumerate() {
-                *weight = q(self.output_weights[half * HIDDEN + j], QB);
+        let mut output_weights = vec![[[0i16; HIDDEN]; 2]; self.buckets()];
+        for (layer, halves) in output_weights.iter_mut().enumerate() {
+            for (half, weights) in halves.iter_mut().enumerate() {
+                for (j, weight) in weights.iter_mut().enumerate() {
+                    *weight = q(self.output_weights[(2 * layer + half) * HIDDEN + j], QB);
+                }
             }
         }
         let network = Network {
@@ -175,7 +211,11 @@ impl FloatNetwork {
             feature_weights,
             feature_bias,
             output_weights,
-            output_bias: (self.output_bias * (QA * QB) as f32).round() as i32,
+            output_bias: self
+                .output_bias
+                .iter()
+                .map(|b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
             width: HIDDEN,
             checksum: 0,
         };
@@ -195,10 +235,11 @@ impl FloatNetwork {
 
     /// The output (before the sigmoid) and both perspectives' accumulators.
     fn forward(&self, sample: &Sample, acc: &mut [[f32; HIDDEN]; 2]) -> f32 {
-        let mut out = self.output_bias;
+        let layer = self.layer(sample);
+        let mut out = self.output_bias[layer];
         for (side, acc) in acc.iter_mut().enumerate() {
             self.hidden(sample.active(side), acc);
-            let weights = &self.output_weights[side * HIDDEN..][..HIDDEN];
+            let weights = &self.output_weights[(2 * layer + side) * HIDDEN..][..HIDDEN];
             for (a, w) in acc.iter().zip(weights) {
                 let h = a.clamp(0.0, 1.0);
                 out += h * h * w;
@@ -214,12 +255,17 @@ impl FloatNetwork {
     }
 
     fn parameters(&self) -> usize {
-        self.feature_weights.len() + self.feature_bias.len() + self.output_weights.len() + 1
+        self.feature_weights.len() + self.feature_bias.len() + self.output_weights.len() + self.output_bias.len()
+    }
+
+    /// Where the output biases start in a [`Gradient`].
+    fn output_bias_at(&self) -> usize {
+        OUTPUT_AT + self.output_weights.len()
     }
 }
 
 /// Gradients in the same layout as [`FloatNetwork`], flattened:
-/// feature weights, feature biases, output weights, output bias.
+/// feature weights, feature biases, output weights, output biases.
 struct Gradient {
     values: Vec<f32>,
     loss: f64,
@@ -241,7 +287,6 @@ impl Gradient {
 
 const BIAS_AT: usize = INPUTS * HIDDEN;
 const OUTPUT_AT: usize = BIAS_AT + HIDDEN;
-const OUTPUT_BIAS_AT: usize = OUTPUT_AT + 2 * HIDDEN;
 
 /// Adds the gradient of one batch slice's squared error to `gradient`.
 fn accumulate(network: &FloatNetwork, samples: &[&Sample], gradient: &mut Gradient) {
@@ -253,12 +298,14 @@ fn accumulate(network: &FloatNetwork, samples: &[&Sample], gradient: &mut Gradie
         let error = prediction - sample.target;
         gradient.loss += (error * error) as f64;
         let g = 2.0 * error * prediction * (1.0 - prediction) * slope;
-        gradient.values[OUTPUT_BIAS_AT] += g;
+        let layer = network.layer(sample);
+        gradient.values[network.output_bias_at() + layer] += g;
         for (side, acc) in acc.iter().enumerate() {
-            let weights = &network.output_weights[side * HIDDEN..][..HIDDEN];
+            let at = (2 * layer + side) * HIDDEN;
+            let weights = &network.output_weights[at..][..HIDDEN];
             let mut d_acc = [0.0f32; HIDDEN];
             {
-                let output_gradient = &mut gradient.values[OUTPUT_AT + side * HIDDEN..][..HIDDEN];
+                let output_gradient = &mut gradient.values[OUTPUT_AT + at..][..HIDDEN];
                 for j in 0..HIDDEN {
                     let a = acc[j];
                     let h = a.clamp(0.0, 1.0);
@@ -345,10 +392,13 @@ impl Adam {
         for (j, b) in network.feature_bias.iter_mut().enumerate() {
             update(BIAS_AT + j, b, CLIP);
         }
+        let output_bias_at = network.output_bias_at();
         for (j, w) in network.output_weights.iter_mut().enumerate() {
             update(OUTPUT_AT + j, w, CLIP);
         }
-        update(OUTPUT_BIAS_AT, &mut network.output_bias, 1e6);
+        for (j, b) in network.output_bias.iter_mut().enumerate() {
+            update(output_bias_at + j, b, 1e6);
+        }
     }
 }
 
