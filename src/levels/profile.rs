@@ -37,6 +37,10 @@ pub const AHEAD_FROM: f64 = 60.0;
 /// side or the other): humans resign about there, so the figures "until decided" leave out
 /// the moves from there on, which the cap scores as costing nothing.
 pub const DECIDED_PLIES: usize = 4;
+/// About the moves a player makes in a lichess blitz game. The figures "in the first 40
+/// moves" count each player's moves up to there, so that a level whose games against
+/// itself run longer than a person's is set beside people over as many moves.
+pub const HUMAN_GAME_MOVES: usize = 40;
 
 /// A score capped at ±[`EVAL_CAP`].
 pub fn capped(cp: i32) -> i32 {
@@ -223,6 +227,8 @@ pub struct LevelProfile {
     pub ahead: Tally,
     /// The moves played before each game was decided ([`until_decided`]).
     pub undecided: Tally,
+    /// Each player's first [`HUMAN_GAME_MOVES`] moves.
+    pub first: Tally,
 }
 
 impl LevelProfile {
@@ -249,6 +255,9 @@ impl LevelProfile {
         for judged in &moves[..until_decided(moves)] {
             self.undecided.add(judged);
         }
+        for judged in moves.iter().take(HUMAN_GAME_MOVES * players as usize) {
+            self.first.add(judged);
+        }
     }
 
     /// A count per player and game.
@@ -261,7 +270,9 @@ impl LevelProfile {
         let human = self.elo.map(human_at);
         let acpl = self.all.acpl();
         let acpl_undecided = self.undecided.acpl();
+        let acpl_first = self.first.acpl();
         let blunders = self.per_game(self.all.blunders);
+        let blunders_first = self.per_game(self.first.blunders);
         let howlers = self.per_game(self.all.howlers);
         let within = |value: Option<f64>, reference: Option<f64>, tolerance: f64| match (value, reference) {
             (Some(value), Some(reference)) if reference > 0.0 => {
@@ -299,6 +310,10 @@ impl LevelProfile {
             moves_per_game_undecided: self.per_game(self.undecided.moves),
             acpl_undecided,
             acpl_undecided_goal: within(acpl_undecided, human.map(|h| h.acpl), ACPL_TOLERANCE),
+            acpl_first,
+            acpl_first_goal: within(acpl_first, human.map(|h| h.acpl), ACPL_TOLERANCE),
+            blunders_per_game_first: blunders_first,
+            blunder_first_goal: within(blunders_first, human.map(|h| h.blunders), BLUNDER_TOLERANCE),
             blunder_goal: within(blunders, human.map(|h| h.blunders), BLUNDER_TOLERANCE),
             howler_goal,
         }
@@ -339,6 +354,12 @@ pub struct Summary {
     pub moves_per_game_undecided: Option<f64>,
     pub acpl_undecided: Option<f64>,
     pub acpl_undecided_goal: Option<bool>,
+    /// ACPL and blunders per player and game over each player's first
+    /// [`HUMAN_GAME_MOVES`] moves.
+    pub acpl_first: Option<f64>,
+    pub acpl_first_goal: Option<bool>,
+    pub blunders_per_game_first: Option<f64>,
+    pub blunder_first_goal: Option<bool>,
     pub blunder_goal: Option<bool>,
     pub howler_goal: Option<bool>,
 }
@@ -463,14 +484,14 @@ pub fn render(profiles: &[LevelProfile]) -> String {
     let _ = writeln!(out);
     let _ = writeln!(
         out,
-        "| level | Elo | ACPL | human ACPL | within ±20% | moves/game until decided | ACPL until decided | within ±20% | blunders/game | human blunders/game | within ±30% | howlers | howler goal |"
+        "| level | Elo | ACPL | human ACPL | within ±20% | moves/game until decided | ACPL until decided | within ±20% | ACPL, first {HUMAN_GAME_MOVES} moves | within ±20% | blunders/game | human blunders/game | within ±30% | blunders/game, first {HUMAN_GAME_MOVES} moves | within ±30% | howlers | howler goal |"
     );
-    let _ = writeln!(out, "|{}", " --- |".repeat(13));
+    let _ = writeln!(out, "|{}", " --- |".repeat(17));
     for profile in profiles {
         let s = profile.summary();
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             s.level,
             number(s.elo, 0),
             number(s.acpl, 1),
@@ -479,9 +500,13 @@ pub fn render(profiles: &[LevelProfile]) -> String {
             number(s.moves_per_game_undecided, 1),
             number(s.acpl_undecided, 1),
             verdict(s.acpl_undecided_goal),
+            number(s.acpl_first, 1),
+            verdict(s.acpl_first_goal),
             number(s.blunders_per_game, 2),
             number(s.human_blunders_per_game, 2),
             verdict(s.blunder_goal),
+            number(s.blunders_per_game_first, 2),
+            verdict(s.blunder_first_goal),
             s.howlers,
             verdict(s.howler_goal),
         );
@@ -606,6 +631,22 @@ mod tests {
         let s = profile.summary();
         assert!(close(s.acpl_undecided.unwrap(), 30.0));
         assert_eq!(s.moves_per_game_undecided, Some(1.0));
+    }
+
+    #[test]
+    fn the_first_moves_are_each_players_first_forty() {
+        // 50 moves a player: the first 40 of each lose nothing, the last 10 are blunders.
+        let even = MoveLoss::new(0, &[(1.0, 0)]);
+        let blunder = MoveLoss::new(0, &[(1.0, -400)]);
+        let mut moves = vec![even; 2 * HUMAN_GAME_MOVES];
+        moves.extend(vec![blunder; 20]);
+        let mut profile = LevelProfile::new(3, Some(1500.0));
+        profile.add_game(&moves, 2);
+        assert_eq!((profile.first.moves, profile.all.blunders), (80, 20));
+        let s = profile.summary();
+        assert_eq!((s.acpl_first, s.blunders_per_game_first), (Some(0.0), Some(0.0)));
+        assert_eq!((s.acpl_first_goal, s.blunder_first_goal), (Some(false), Some(false)));
+        assert_eq!(s.blunders_per_game, Some(10.0));
     }
 
     #[test]
