@@ -12,6 +12,9 @@
 //! A network whose base is the hand-written evaluation ([`Base::HandWritten`]) is trained
 //! as a correction: each sample carries that evaluation of its position, and the prediction
 //! is `σ((base + evaluation) / K)`.
+//!
+//! A network with an output layer per bucket of pieces ([`FloatNetwork::bucketed`]) trains
+//! each position's layer only; the feature layer learns from every position.
 
 use super::format::Record;
 use crate::nnue::features::{Snapshot, INPUTS};
@@ -41,8 +44,8 @@ pub struct Sample {
     /// What the network's output is added to, in output units (0 unless the network is a
     /// correction).
     base: f32,
-    /// The output layer that scores the position if the network has [`OUTPUT_BUCKETS`].
-    bucket: u8,
+    /// Pieces on the board, which pick the output layer of a network with several.
+    pieces: u8,
 }
 
 fn sigmoid(x: f32) -> f32 {
@@ -73,7 +76,7 @@ impl Sample {
             target: lambda * result + (1.0 - lambda) * score,
             slope: SCALE as f32 / wdl_scale,
             base: base_cp as f32 / SCALE as f32,
-            bucket: output_bucket(record.position.occupied().count(), OUTPUT_BUCKETS) as u8,
+            pieces: record.position.occupied().count() as u8,
         }
     }
 
@@ -124,13 +127,9 @@ impl FloatNetwork {
         self
     }
 
-    /// The output layer that scores `sample`.
+    /// The output layer that scores `sample` (as [`Network::bucket_of`] picks it).
     fn layer(&self, sample: &Sample) -> usize {
-        if self.buckets() == 1 {
-            0
-        } else {
-            sample.bucket as usize
-        }
+        output_bucket(u32::from(sample.pieces), self.buckets())
     }
 
     /// This network as a correction to `base`. If it was a whole network (or becomes one),
