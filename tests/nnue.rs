@@ -278,8 +278,10 @@ fn a_fresh_correction_searches_like_the_hand_written_evaluation() {
 fn a_correction_keeps_its_output_on_a_new_base() {
     let zero = |float: &FloatNetwork| {
         let network = float.quantise(3, "probe");
-        network.output_weights.iter().flatten().flatten().all(|&w| w == 0)
-            && network.output_bias.iter().all(|&b| b == 0)
+        network
+            .outputs
+            .iter()
+            .all(|layer| layer.weights.iter().flatten().all(|&w| w == 0) && layer.bias == 0)
     };
     let whole = FloatNetwork::random(6, Base::Nothing);
     assert!(!zero(&whole));
@@ -290,7 +292,7 @@ fn a_correction_keeps_its_output_on_a_new_base() {
     let rebased = trained.clone().correcting(Base::Material);
     assert_eq!(rebased.base, Base::Material);
     assert!(!zero(&rebased));
-    assert!(rebased.quantise(3, "a").output_weights == trained.quantise(3, "a").output_weights);
+    assert!(rebased.quantise(3, "a").outputs == trained.quantise(3, "a").outputs);
 }
 
 /// A correction learns what the hand-written evaluation lacks: here, scores that value each
@@ -342,7 +344,7 @@ fn a_narrower_network_widens_without_changing_its_evaluation() {
         row[width..].fill(0);
     }
     narrow.feature_bias[width..].fill(0);
-    for half in narrow.output_weights.iter_mut().flatten() {
+    for half in narrow.outputs.iter_mut().flat_map(|layer| &mut layer.weights) {
         half[width..].fill(0);
     }
     narrow.width = width;
@@ -414,5 +416,5 @@ fn output_buckets_start_as_the_one_layer_and_learn_apart() {
         "held-out loss: one layer {one_loss}, eight {eight_loss}"
     );
     let quantised = eight.quantise(2, "eight");
-    assert_ne!(quantised.output_bias[0], quantised.output_bias[7]);
+    assert_ne!(quantised.outputs[0].bias, quantised.outputs[7].bias);
 }

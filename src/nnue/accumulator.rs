@@ -91,27 +91,23 @@ impl Changes {
     }
 }
 
-/// The network's score of an accumulator, in centipawns for `side_to_move`, by its output
-/// layer `bucket` (see [`Network::bucket_of`]).
-pub fn output(network: &Network, accumulator: &Accumulator, side_to_move: Color, bucket: usize) -> i32 {
+/// The network's score of `position` from its accumulator, in centipawns for its side to
+/// move, by the output layer of its count of pieces ([`Network::bucket_of`]).
+pub fn output(network: &Network, accumulator: &Accumulator, position: &Position) -> i32 {
+    let side_to_move = position.side_to_move();
     let us = &accumulator.values[side_to_move.index()];
     let them = &accumulator.values[(!side_to_move).index()];
-    let [own, other] = &network.output_weights[bucket];
-    let sum = simd::screlu_dot(us, own) + simd::screlu_dot(them, other);
+    let layer = &network.outputs[network.bucket_of(position)];
+    let sum = simd::screlu_dot(us, &layer.weights[0]) + simd::screlu_dot(them, &layer.weights[1]);
     let qa = super::network::QA;
     let qb = super::network::QB;
-    (sum / qa + network.output_bias[bucket]) * super::network::SCALE / (qa * qb)
+    (sum / qa + layer.bias) * super::network::SCALE / (qa * qb)
 }
 
 /// Scores `position` from scratch (for tests and tools).
 pub fn evaluate_from_scratch(network: &Network, position: &Position) -> i32 {
     let accumulator = Accumulator::refresh(network, &Snapshot::of(position));
-    output(
-        network,
-        &accumulator,
-        position.side_to_move(),
-        network.bucket_of(position),
-    )
+    output(network, &accumulator, position)
 }
 
 struct Entry {
@@ -188,11 +184,6 @@ impl AccumulatorStack {
         let entry = &mut self.entries[slot];
         entry.snapshot = target;
         entry.valid = true;
-        output(
-            network,
-            &entry.accumulator,
-            position.side_to_move(),
-            network.bucket_of(position),
-        )
+        output(network, &entry.accumulator, position)
     }
 }

@@ -98,6 +98,14 @@ pub fn output_bucket(pieces: u32, buckets: usize) -> usize {
     }
 }
 
+/// One output layer: its weights on the side to move's half of the hidden layer and on the
+/// other's, and its bias.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutputLayer {
+    pub weights: [[i16; HIDDEN]; 2],
+    pub bias: i32,
+}
+
 /// A network ready for inference.
 #[derive(Clone)]
 pub struct Network {
@@ -107,11 +115,8 @@ pub struct Network {
     /// One row of `HIDDEN` weights per input feature.
     pub feature_weights: Vec<[i16; HIDDEN]>,
     pub feature_bias: [i16; HIDDEN],
-    /// Per output layer (one, or [`OUTPUT_BUCKETS`]): `[side to move's half, other side's
-    /// half]`.
-    pub output_weights: Vec<[[i16; HIDDEN]; 2]>,
-    /// Per output layer.
-    pub output_bias: Vec<i32>,
+    /// One output layer, or [`OUTPUT_BUCKETS`].
+    pub outputs: Vec<OutputLayer>,
     /// The hidden units the file stored; the units from here to [`HIDDEN`] are zero.
     pub width: usize,
     /// The file's checksum: names the network (an evaluation cache must not mix two).
@@ -265,20 +270,20 @@ impl Network {
         for bias in &mut feature_bias[..width] {
             *bias = reader.i16();
         }
-        let mut output_weights = vec![[[0i16; HIDDEN]; 2]; buckets];
-        let mut output_bias = vec![0i32; buckets];
-        for (layer, bias) in output_weights.iter_mut().zip(&mut output_bias) {
-            for half in layer.iter_mut() {
+        let mut outputs = Vec::with_capacity(buckets);
+        for _ in 0..buckets {
+            let mut weights = [[0i16; HIDDEN]; 2];
+            for half in weights.iter_mut() {
                 for weight in &mut half[..width] {
                     *weight = reader.i16();
                 }
             }
-            *bias = i32::from_le_bytes(reader.take());
+            let bias = i32::from_le_bytes(reader.take());
+            outputs.push(OutputLayer { weights, bias });
         }
-        if output_weights
+        if outputs
             .iter()
-            .flatten()
-            .flatten()
+            .flat_map(|layer| layer.weights.iter().flatten())
             .any(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16)
         {
             return Err(NetworkError::OutputWeight);
@@ -289,8 +294,7 @@ impl Network {
             description,
             feature_weights,
             feature_bias,
-            output_weights,
-            output_bias,
+            outputs,
             width,
             checksum: stored,
         })
@@ -298,7 +302,7 @@ impl Network {
 
     /// How many output layers the network has: 1 or [`OUTPUT_BUCKETS`].
     pub fn buckets(&self) -> usize {
-        self.output_weights.len()
+        self.outputs.len()
     }
 
     /// The output layer that scores `position`.
@@ -313,7 +317,6 @@ impl Network {
         let buckets = self.buckets();
         debug_assert!((1..=HIDDEN).contains(&width));
         debug_assert!(buckets == 1 || buckets == OUTPUT_BUCKETS);
-        debug_assert_eq!(self.output_bias.len(), buckets);
         let mut out = Vec::with_capacity(file_size(width, buckets));
         out.extend_from_slice(MAGIC);
         for value in [
@@ -346,13 +349,13 @@ impl Network {
         for bias in &self.feature_bias[..width] {
             out.extend_from_slice(&bias.to_le_bytes());
         }
-        for (layer, bias) in self.output_weights.iter().zip(&self.output_bias) {
-            for half in layer {
+        for layer in &self.outputs {
+            for half in &layer.weights {
                 for weight in &half[..width] {
                     out.extend_from_slice(&weight.to_le_bytes());
                 }
             }
-            out.extend_from_slice(&bias.to_le_bytes());
+            out.extend_from_slice(&layer.bias.to_le_bytes());
         }
         let sum = checksum(&out);
         out.extend_from_slice(&sum.to_le_bytes());
@@ -378,11 +381,13 @@ mod tests {
             description: "a test".to_string(),
             feature_weights,
             feature_bias: std::array::from_fn(|j| if j < width { 3 } else { 0 }),
-            output_weights: vec![[
-                std::array::from_fn(|j| (j < width) as i16),
-                std::array::from_fn(|j| -((j < width) as i16)),
-            ]],
-            output_bias: vec![9],
+            outputs: vec![OutputLayer {
+                weights: [
+                    std::array::from_fn(|j| (j < width) as i16),
+                    std::array::from_fn(|j| -((j < width) as i16)),
+                ],
+                bias: 9,
+            }],
             width,
             checksum: 0,
         };
@@ -425,7 +430,7 @@ mod tests {
         assert_eq!(network.feature_weights[7][3], 12);
         let network = Network::from_bytes(&as_version(&bytes, 2)).unwrap();
         assert_eq!((network.base, network.buckets()), (Base::HandWritten, 1));
-        assert_eq!((network.description.as_str(), network.output_bias[0]), ("a test", 9));
+        assert_eq!((network.description.as_str(), network.outputs[0].bias), ("a test", 9));
         assert_eq!(network.to_bytes(), bytes);
     }
 
@@ -433,15 +438,17 @@ mod tests {
     #[test]
     fn bucketed_networks_round_trip() {
         let mut network = small_network(Base::HandWritten);
-        network.output_weights = (0..OUTPUT_BUCKETS)
-            .map(|b| [[b as i16; HIDDEN], [-(b as i16); HIDDEN]])
+        network.outputs = (0..OUTPUT_BUCKETS)
+            .map(|b| OutputLayer {
+                weights: [[b as i16; HIDDEN], [-(b as i16); HIDDEN]],
+                bias: b as i32,
+            })
             .collect();
-        network.output_bias = (0..OUTPUT_BUCKETS as i32).collect();
         let bytes = network.to_bytes();
         assert_eq!(bytes.len(), FILE_SIZE);
         let read = Network::from_bytes(&bytes).unwrap();
         assert_eq!(
-            (read.buckets(), read.output_bias[5], read.output_weights[3][1][0]),
+            (read.buckets(), read.outputs[5].bias, read.outputs[3].weights[1][0]),
             (8, 5, -3)
         );
         let mut wrong = bytes.clone();
@@ -469,9 +476,9 @@ mod tests {
         assert_eq!(read.feature_bias[width - 1], 3);
         assert!(read.feature_bias[width..].iter().all(|&b| b == 0));
         assert!(read
-            .output_weights
+            .outputs
             .iter()
-            .flatten()
+            .flat_map(|layer| &layer.weights)
             .all(|half| half[width..].iter().all(|&w| w == 0)));
         assert_eq!(read.to_bytes(), bytes);
         assert!(matches!(
@@ -483,12 +490,12 @@ mod tests {
     #[test]
     fn oversized_output_weights_are_refused() {
         let mut network = small_network(Base::Nothing);
-        network.output_weights[0][1][5] = -(MAX_OUTPUT_WEIGHT + 1);
+        network.outputs[0].weights[1][5] = -(MAX_OUTPUT_WEIGHT + 1);
         assert_eq!(
             Network::from_bytes(&network.to_bytes()).unwrap_err(),
             NetworkError::OutputWeight
         );
-        network.output_weights[0][1][5] = -MAX_OUTPUT_WEIGHT;
+        network.outputs[0].weights[1][5] = -MAX_OUTPUT_WEIGHT;
         assert!(Network::from_bytes(&network.to_bytes()).is_ok());
     }
 

@@ -18,7 +18,7 @@
 
 use super::format::Record;
 use crate::nnue::features::{Snapshot, INPUTS};
-use crate::nnue::network::{output_bucket, Base, Network, HIDDEN, OUTPUT_BUCKETS, QA, QB, SCALE};
+use crate::nnue::network::{output_bucket, Base, Network, OutputLayer, HIDDEN, OUTPUT_BUCKETS, QA, QB, SCALE};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -160,15 +160,15 @@ impl FloatNetwork {
                 .collect(),
             feature_bias: network.feature_bias.iter().map(|&b| b as f32 / QA as f32).collect(),
             output_weights: network
-                .output_weights
+                .outputs
                 .iter()
-                .flatten()
-                .flat_map(|half| half.iter().map(|&w| w as f32 / QB as f32))
+                .flat_map(|layer| layer.weights.iter().flatten())
+                .map(|&w| w as f32 / QB as f32)
                 .collect(),
             output_bias: network
-                .output_bias
+                .outputs
                 .iter()
-                .map(|&b| b as f32 / (QA * QB) as f32)
+                .map(|layer| layer.bias as f32 / (QA * QB) as f32)
                 .collect(),
             base: network.base,
         };
@@ -195,26 +195,21 @@ impl FloatNetwork {
         for (j, bias) in feature_bias.iter_mut().enumerate() {
             *bias = q(self.feature_bias[j], QA);
         }
-        let mut output_weights = vec![[[0i16; HIDDEN]; 2]; self.buckets()];
-        for (layer, halves) in output_weights.iter_mut().enumerate() {
-            for (half, weights) in halves.iter_mut().enumerate() {
-                for (j, weight) in weights.iter_mut().enumerate() {
-                    *weight = q(self.output_weights[(2 * layer + half) * HIDDEN + j], QB);
-                }
-            }
-        }
+        let outputs = (0..self.buckets())
+            .map(|layer| OutputLayer {
+                weights: std::array::from_fn(|half| {
+                    std::array::from_fn(|j| q(self.output_weights[(2 * layer + half) * HIDDEN + j], QB))
+                }),
+                bias: (self.output_bias[layer] * (QA * QB) as f32).round() as i32,
+            })
+            .collect();
         let network = Network {
             generation,
             base: self.base,
             description: description.to_string(),
             feature_weights,
             feature_bias,
-            output_weights,
-            output_bias: self
-                .output_bias
-                .iter()
-                .map(|b| (b * (QA * QB) as f32).round() as i32)
-                .collect(),
+            outputs,
             width: HIDDEN,
             checksum: 0,
         };
