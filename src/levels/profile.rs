@@ -21,8 +21,6 @@ use std::fmt::Write as _;
 
 /// Scores are capped at ± this many centipawns before anything is computed from them.
 pub const EVAL_CAP: i32 = 1000;
-/// lichess's slope of the win% curve, per centipawn.
-const WIN_SLOPE: f64 = 0.003_682_08;
 /// Win% drops (in points) from which a move is an inaccuracy, a mistake, a blunder.
 pub const INACCURACY_DROP: f64 = 5.0;
 pub const MISTAKE_DROP: f64 = 10.0;
@@ -47,10 +45,9 @@ pub fn capped(cp: i32) -> i32 {
     cp.clamp(-EVAL_CAP, EVAL_CAP)
 }
 
-/// lichess's win%: the chance (0..100) a centipawn score from the mover's view stands for.
-pub fn win_percent(cp: f64) -> f64 {
-    50.0 + 50.0 * (2.0 / (1.0 + (-WIN_SLOPE * cp).exp()) - 1.0)
-}
+/// lichess's win%: the chance (0..100) a centipawn score from the mover's view stands for (the
+/// curve a level's choice also uses when it is ahead).
+pub use crate::search::level::win_percent;
 
 /// What a move is, by how many win% points it dropped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -100,6 +100,14 @@ pub struct LevelParams {
     /// Nodes of a lapse's search (none: a lapse is not capped further).
     #[serde(default)]
     pub lapse_nodes: Option<u64>,
+    /// When the level is ahead, the choice weighs a move's loss in winning chances, not
+    /// centipawns (see [`choice_scale`]): a won position is played loosely, an even one as
+    /// carefully as before, a lost one as stubbornly.
+    #[serde(default)]
+    pub chances_when_ahead: bool,
+    /// `chances_when_ahead` in plain chess (none: `chances_when_ahead` in both variants).
+    #[serde(default)]
+    pub chess_chances_when_ahead: Option<bool>,
     /// The level's Elo in plain chess on Stockfish's `UCI_Elo` scale (what `UCI_Elo`
     /// interpolates between), if known.
     #[serde(default)]
@@ -143,6 +151,8 @@ impl LevelParams {
         lapse_pct: 0,
         chess_lapse_pct: None,
         lapse_nodes: None,
+        chances_when_ahead: false,
+        chess_chances_when_ahead: None,
         elo: None,
         covered_elo: None,
     };
@@ -186,6 +196,12 @@ impl LevelParams {
         plain_override(covered, self.lapse_pct, self.chess_lapse_pct)
     }
 
+    /// Whether the level's choice weighs losses in winning chances when ahead, in a variant:
+    /// `chess_chances_when_ahead` in plain chess if it has one, else `chances_when_ahead`.
+    pub fn chances_when_ahead_in(&self, covered: bool) -> bool {
+        plain_override(covered, self.chances_when_ahead, self.chess_chances_when_ahead)
+    }
+
     /// The level as it plays a variant: its node cap is [`LevelParams::nodes_in`] that
     /// variant, its lapse rate [`LevelParams::lapse_pct_in`].
     pub fn in_variant(&self, covered: bool) -> LevelParams {
@@ -200,6 +216,8 @@ impl LevelParams {
             chess_noise_cp: None,
             lapse_pct: self.lapse_pct_in(covered),
             chess_lapse_pct: None,
+            chances_when_ahead: self.chances_when_ahead_in(covered),
+            chess_chances_when_ahead: None,
             ..*self
         }
     }
@@ -471,6 +489,17 @@ impl LevelTable {
                 (Some(_), Some(_)) => logarithmic(low.lapse_nodes, high.lapse_nodes),
                 (a, b) => a.or(b),
             },
+            chances_when_ahead: if t < 0.5 {
+                low.chances_when_ahead
+            } else {
+                high.chances_when_ahead
+            },
+            chess_chances_when_ahead: {
+                let nearer = if t < 0.5 { low } else { high };
+                low.chess_chances_when_ahead
+                    .or(high.chess_chances_when_ahead)
+                    .map(|_| nearer.chances_when_ahead_in(false))
+            },
             elo: Some(elo),
             covered_elo: match (low.covered_elo, high.covered_elo) {
                 (Some(a), Some(b)) => Some(linear(a, b)),
@@ -516,6 +545,32 @@ pub fn noise(key: u64, seed: u64, amplitude: i32) -> i32 {
     (mix(key ^ mix(seed ^ 0x5EED)) % span) as i32 - amplitude
 }
 
+/// The slope of lichess's winning-chances curve, per centipawn (the curve the profile judges
+/// by: win% = 50 + 50 (2 / (1 + exp(-slope cp)) - 1)).
+pub const WIN_SLOPE: f64 = 0.003_682_08;
+
+/// Winning chances in percent of a score in centipawns, by lichess's curve.
+pub fn win_percent(cp: f64) -> f64 {
+    50.0 + 50.0 * (2.0 / (1.0 + (-WIN_SLOPE * cp).exp()) - 1.0)
+}
+
+/// Scores past this are mates (as `Score::as_centipawns` gives them), never eased.
+const EASED_BELOW: i32 = 10_000;
+
+/// The scale a level's choice measures losses on, for a score in centipawns: the score itself
+/// at or below zero; above zero, the winning chances it gives, in the centipawns that are
+/// worth as many chances in an even position (the curve's slope at zero is 25·slope percent a
+/// centipawn). Near zero the two agree; a won position's scores are pressed together (+600
+/// scales to 436, +1000 to 516, and nothing past 543), so a move that gives back part of a
+/// large lead costs little, as it does a person who plays safe when winning. Mates stay
+/// centipawns.
+pub fn choice_scale(cp: i32) -> f64 {
+    if cp <= 0 || cp >= EASED_BELOW {
+        return f64::from(cp);
+    }
+    (win_percent(f64::from(cp)) - 50.0) / (25.0 * WIN_SLOPE)
+}
+
 /// Picks the move to play among root moves with their scores (best first), as the level's
 /// choice:
 /// - a best move that recaptures on `recapture` (the square of the opponent's last capture)
@@ -523,6 +578,9 @@ pub fn noise(key: u64, seed: u64, amplitude: i32) -> i32 {
 /// - otherwise the draw is among the first `candidates` moves that lose at most
 ///   `max_loss_cp` against the best (so an only move is always played), as a softmax: move
 ///   i has weight exp(-(best - score_i) / temperature).
+///
+/// With `chances_when_ahead`, losses are measured on [`choice_scale`] when the best move's
+/// score is a lead that is not a mate, both for the cap and for the softmax.
 ///
 /// Every draw is a fixed function of the position key and the seed.
 pub fn choose(
@@ -536,12 +594,19 @@ pub fn choose(
     if recapture == Some(best_move.to()) && percent_draw(key, seed, 0x2ECA97) < u64::from(params.recapture_pct) {
         return Some(best_move);
     }
-    let loss = |score: i32| best.saturating_sub(score).max(0);
-    let candidates: Vec<(Move, i32)> = lines
+    let eased = params.chances_when_ahead && best > 0 && best < EASED_BELOW;
+    let loss = |score: i32| {
+        if eased {
+            (choice_scale(best) - choice_scale(score)).max(0.0)
+        } else {
+            f64::from(best.saturating_sub(score).max(0))
+        }
+    };
+    let candidates: Vec<(Move, f64)> = lines
         .iter()
         .take(params.candidates.max(1))
         .map(|&(m, score)| (m, loss(score)))
-        .filter(|&(_, loss)| params.max_loss_cp.is_none_or(|cap| loss <= cap))
+        .filter(|&(_, loss)| params.max_loss_cp.is_none_or(|cap| loss <= f64::from(cap)))
         .collect();
     if candidates.len() <= 1 || params.temperature_cp <= 0 {
         return Some(best_move);
@@ -549,7 +614,7 @@ pub fn choose(
     let temperature = params.temperature_cp as f64;
     let weights: Vec<f64> = candidates
         .iter()
-        .map(|&(_, loss)| (-loss as f64 / temperature).exp())
+        .map(|&(_, loss)| (-loss / temperature).exp())
         .collect();
     let total: f64 = weights.iter().sum();
     let uniform = (mix(key ^ mix(seed ^ 0xC401CE)) >> 11) as f64 / (1u64 << 53) as f64;
@@ -843,6 +908,63 @@ mod tests {
             .filter_map(|k| choose(&uncapped, &lines, k, 3, None))
             .collect();
         assert!(lines.iter().all(|&(m, _)| picks.contains(&m)));
+    }
+
+    #[test]
+    fn a_level_ahead_may_weigh_its_losses_in_winning_chances() {
+        // Near zero the scale is centipawns; a lead is pressed together; mates and deficits
+        // are left alone.
+        assert_eq!(choice_scale(-250), -250.0);
+        assert_eq!(choice_scale(0), 0.0);
+        assert!((choice_scale(50) - 50.0).abs() < 0.5);
+        assert!((choice_scale(600) - 436.0).abs() < 1.0, "{}", choice_scale(600));
+        assert!((choice_scale(1000) - 516.0).abs() < 1.0, "{}", choice_scale(1000));
+        assert_eq!(choice_scale(29_990), 29_990.0);
+        let level = |chances_when_ahead| LevelParams {
+            candidates: 4,
+            temperature_cp: 40,
+            max_loss_cp: Some(130),
+            chances_when_ahead,
+            ..LevelParams::FULL
+        };
+        let (careful, loose) = (level(false), level(true));
+        let count = |params: &LevelParams, lines: &[(Move, i32)], i: usize| {
+            (0..2000)
+                .filter(|&k| choose(params, lines, k, 11, None) == Some(lines[i].0))
+                .count()
+        };
+        // Far ahead, a move 200 cp worse is within the cap in winning chances, not in
+        // centipawns.
+        let ahead = scored_lines(&[900, 700, 650, 100]);
+        assert_eq!(count(&careful, &ahead, 1), 0);
+        assert!(count(&loose, &ahead, 1) > 200, "{}", count(&loose, &ahead, 1));
+        assert_eq!(count(&loose, &ahead, 3), 0);
+        // Even or behind, both choose alike, draw for draw.
+        for scores in [[20, 0, -30, -200], [-400, -420, -480, -900]] {
+            let lines = scored_lines(&scores);
+            assert!((0..500).all(|k| choose(&careful, &lines, k, 4, None) == choose(&loose, &lines, k, 4, None)));
+        }
+        // A mate found is a mate played.
+        let mating = scored_lines(&[29_997, 900, 880]);
+        assert_eq!(count(&loose, &mating, 0), 2000);
+        // Plain chess may have its own; files say it; UCI_Elo takes the nearer level's.
+        let params = LevelParams {
+            chess_chances_when_ahead: Some(true),
+            ..careful
+        };
+        assert!(!params.in_variant(true).chances_when_ahead);
+        assert!(params.in_variant(false).chances_when_ahead);
+        let (table, text) = with_level_3(params);
+        assert!(text.contains("chess_chances_when_ahead = true"));
+        let (l3, l4) = (table.levels[2].elo.unwrap(), table.levels[3].elo.unwrap());
+        let near3 = table.for_elo(l3 + (l4 - l3) * 0.25);
+        assert!(near3.in_variant(false).chances_when_ahead && !near3.in_variant(true).chances_when_ahead);
+        assert!(
+            !table
+                .for_elo(l3 + (l4 - l3) * 0.75)
+                .in_variant(false)
+                .chances_when_ahead
+        );
     }
 
     #[test]
