@@ -62,7 +62,8 @@ enum Command {
         /// The evaluation to search with (default: the engine's).
         #[arg(long, value_enum)]
         eval: Option<EvalChoice>,
-        /// Search with this network file instead (as `EvalFile` would).
+        /// Search with this network file instead, in both variants (as `EvalFile` with
+        /// `NNUEPlainChess` would), so its node count differs from the default's.
         #[arg(long, conflicts_with = "eval")]
         eval_file: Option<std::path::PathBuf>,
     },
