@@ -25,6 +25,7 @@ Needs python-chess (scripts/setup.sh installs it).
 
 import argparse
 import json
+import math
 import sys
 
 import chess
@@ -36,8 +37,6 @@ SLOPE = 0.00368208
 
 
 def win_percent(cp):
-    import math
-
     return 50.0 + 50.0 * (2.0 / (1.0 + math.exp(-SLOPE * cp)) - 1.0)
 
 

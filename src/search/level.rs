@@ -429,6 +429,8 @@ impl LevelTable {
             return *low;
         }
         let linear = |a: f64, b: f64| a + (b - a) * t;
+        // What cannot be interpolated is the nearer level's.
+        let nearer = if t < 0.5 { low } else { high };
         // A plain-chess override between two levels, if either has one: the plain-chess
         // values interpolated, rounded.
         let plain = |either: bool, a: f64, b: f64| either.then(|| linear(a, b).round());
@@ -467,12 +469,8 @@ impl LevelTable {
                 high.noise_in(false) as f64,
             )
             .map(|t| t as i32),
-            naive_covers: if t < 0.5 { low.naive_covers } else { high.naive_covers },
-            network: if t < 0.5 {
-                low.uses_network()
-            } else {
-                high.uses_network()
-            },
+            naive_covers: nearer.naive_covers,
+            network: nearer.uses_network(),
             max_loss_cp: match (low.max_loss_cp, high.max_loss_cp) {
                 (Some(a), Some(b)) => Some(linear(a as f64, b as f64).round() as i32),
                 (a, b) => a.or(b),
@@ -489,17 +487,11 @@ impl LevelTable {
                 (Some(_), Some(_)) => logarithmic(low.lapse_nodes, high.lapse_nodes),
                 (a, b) => a.or(b),
             },
-            chances_when_ahead: if t < 0.5 {
-                low.chances_when_ahead
-            } else {
-                high.chances_when_ahead
-            },
-            chess_chances_when_ahead: {
-                let nearer = if t < 0.5 { low } else { high };
-                low.chess_chances_when_ahead
-                    .or(high.chess_chances_when_ahead)
-                    .map(|_| nearer.chances_when_ahead_in(false))
-            },
+            chances_when_ahead: nearer.chances_when_ahead,
+            chess_chances_when_ahead: low
+                .chess_chances_when_ahead
+                .or(high.chess_chances_when_ahead)
+                .map(|_| nearer.chances_when_ahead_in(false)),
             elo: Some(elo),
             covered_elo: match (low.covered_elo, high.covered_elo) {
                 (Some(a), Some(b)) => Some(linear(a, b)),
@@ -579,8 +571,8 @@ pub fn choice_scale(cp: i32) -> f64 {
 ///   `max_loss_cp` against the best (so an only move is always played), as a softmax: move
 ///   i has weight exp(-(best - score_i) / temperature).
 ///
-/// With `chances_when_ahead`, losses are measured on [`choice_scale`] when the best move's
-/// score is a lead that is not a mate, both for the cap and for the softmax.
+/// With `chances_when_ahead`, losses are measured on [`choice_scale`], both for the cap and
+/// for the softmax: the same as centipawns unless the level is ahead (and not mating).
 ///
 /// Every draw is a fixed function of the position key and the seed.
 pub fn choose(
@@ -594,9 +586,8 @@ pub fn choose(
     if recapture == Some(best_move.to()) && percent_draw(key, seed, 0x2ECA97) < u64::from(params.recapture_pct) {
         return Some(best_move);
     }
-    let eased = params.chances_when_ahead && best > 0 && best < EASED_BELOW;
     let loss = |score: i32| {
-        if eased {
+        if params.chances_when_ahead {
             (choice_scale(best) - choice_scale(score)).max(0.0)
         } else {
             f64::from(best.saturating_sub(score).max(0))
