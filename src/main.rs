@@ -37,7 +37,8 @@ struct OperatorArgs {
 #[derive(Subcommand)]
 enum Command {
     /// Plays engines against each other (covered chess or plain chess) and reports Elo: the
-    /// arbiter draws every reveal, keeps the clocks and adjudicates.
+    /// arbiter draws every reveal, keeps the clocks and adjudicates. Ctrl-C or SIGTERM stops
+    /// it with the report of the games that finished (exit status 130); a second one at once.
     Match(Box<veil::arbiter::cli::MatchArgs>),
     /// Calibrates the five strength levels in a round robin (optionally against anchor
     /// engines) and fits their Elos; with --tune, first tunes them to target Elos.

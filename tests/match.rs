@@ -350,3 +350,59 @@ fn the_same_seed_replays_the_same_games() {
     assert!(first.contains("=P") || first.contains("=N"), "reveals are recorded");
     assert_eq!(first, pgn("seed-b"));
 }
+
+#[test]
+fn a_signal_stops_the_match_with_the_report_of_the_games_that_finished() {
+    if !Path::new("/proc/self/cmdline").exists() {
+        return;
+    }
+    // A copy under a name of its own, so other tests' engines are not counted.
+    let engine = temp("interrupt_probe_engine");
+    std::fs::copy(veil(), &engine).unwrap();
+    let (json, results) = (temp("interrupted.json"), temp("interrupted.jsonl"));
+    let cmd = format!("cmd={}", engine.display());
+    let child = Command::new(veil())
+        .arg("match")
+        .args(["--engine", "name=A", &cmd, "--engine", "name=B", &cmd])
+        .args(["--games", "400", "--tc", "nodes=2000", "--concurrency", "2", "--quiet"])
+        .args(["--json", json.to_str().unwrap(), "--results", results.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let lines = || {
+        std::fs::read_to_string(&results)
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+    };
+    let start = std::time::Instant::now();
+    while lines() < 3 && start.elapsed() < std::time::Duration::from_secs(120) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(lines() >= 3, "no game finished in two minutes");
+    // SAFETY: a plain system call on the child's pid.
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) }, 0);
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(130), "{stdout}");
+    assert!(stdout.contains("Interrupted: the report covers the"), "{stdout}");
+    assert!(stdout.contains("Results of A vs B"), "{stdout}");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["interrupted"], true);
+    let games = report["games"].as_u64().unwrap();
+    assert!((2..400).contains(&games), "{games} games");
+    // The results file holds exactly the games counted, and no game cut short is among them.
+    let rows: Vec<serde_json::Value> = std::fs::read_to_string(&results)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len() as u64, games);
+    assert!(rows.iter().all(|r| r["ending"] != "disconnect"), "{rows:?}");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(
+        processes_with("interrupt_probe_engine"),
+        0,
+        "engine processes outlived the match"
+    );
+}

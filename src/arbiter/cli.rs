@@ -4,6 +4,7 @@
 use super::clock::TimeControl;
 use super::engine::EngineSpec;
 use super::game::{DrawRule, GameSettings, ResignRule};
+use super::interrupt;
 use super::record::Variant;
 use super::report::{self, GameRow, MatchMeta, SprtModelName, SprtSettings};
 use super::runner::{self, MatchConfig};
@@ -404,10 +405,12 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    interrupt::install();
     match runner::run(&config) {
         Ok(report) => {
             print!("{}", report::render(&report));
             match write_json(&json, &report) {
+                Ok(()) if report.interrupted => ExitCode::from(130),
                 Ok(()) => ExitCode::SUCCESS,
                 Err(error) => {
                     eprintln!("error: {error}");

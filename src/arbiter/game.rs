@@ -7,6 +7,7 @@
 
 use super::clock::{Clock, TimeControl};
 use super::engine::{Answer, Engine, EngineError, EngineSpec};
+use super::interrupt;
 use super::record::{Ending, EngineScore, PlayedMove};
 use super::reveal::RevealDraws;
 use crate::rules::{ByColor, Color, DrawClaim, Game, Position};
@@ -88,24 +89,26 @@ pub struct Played {
     pub detail: Option<String>,
 }
 
-/// Plays one game from `start`; `seats` are White's and Black's engines.
+/// Plays one game from `start`; `seats` are White's and Black's engines. `None` if the
+/// match was asked to stop ([`interrupt`]) before the game ended: it is abandoned at the
+/// next move.
 pub fn play(
     mut seats: ByColor<&mut Seat>,
     start: &Position,
     draws: &mut RevealDraws,
     settings: &GameSettings,
-) -> Played {
+) -> Option<Played> {
     let mut moves = Vec::new();
     for color in Color::ALL {
         if let Err(error) = seats[color].prepare(settings.ready_timeout) {
             if let Some(engine) = seats[color].engine.as_mut() {
                 engine.mark_broken();
             }
-            return Played {
+            return Some(Played {
                 moves,
                 ending: Ending::Disconnect(color),
                 detail: Some(format!("{} {error}", seats[color].spec.name)),
-            };
+            });
         }
     }
     let mut game = Game::new(start.clone());
@@ -116,8 +119,11 @@ pub fn play(
     } else {
         format!("position fen {}", start.to_fen())
     };
-    let finish = |moves, ending, detail| Played { moves, ending, detail };
+    let finish = |moves, ending, detail| Some(Played { moves, ending, detail });
     loop {
+        if interrupt::requested() {
+            return None;
+        }
         if let Some(outcome) = game.outcome() {
             return finish(moves, Ending::from_outcome(outcome), None);
         }

@@ -169,6 +169,9 @@ pub struct Report {
     pub crosstable: Vec<Vec<Option<f64>>>,
     /// How many games ended each way.
     pub endings: BTreeMap<String, u64>,
+    /// The match was stopped by a signal before it ended: the report covers the games that
+    /// finished.
+    pub interrupted: bool,
 }
 
 /// The SPRT verdict's name.
@@ -279,6 +282,7 @@ pub fn build(meta: &MatchMeta, rows: &[GameRow]) -> Report {
         head_to_head,
         crosstable,
         endings,
+        interrupted: false,
     }
 }
 
@@ -320,6 +324,13 @@ pub fn render(report: &Report) -> String {
             .map(|s| format!(", shard {s}"))
             .unwrap_or_default()
     );
+    if report.interrupted {
+        let _ = writeln!(
+            out,
+            "Interrupted: the report covers the {} games that finished; games in progress were not counted",
+            report.games
+        );
+    }
     if let Some(h) = &report.head_to_head {
         let (a, b) = (&meta.engines[0], &meta.engines[1]);
         let games = h.wins + h.draws + h.losses;

@@ -4,10 +4,11 @@
 //! SPRT has a verdict.
 
 use super::engine::EngineSpec;
-use super::game::{self, GameSettings, Seat};
+use super::game::{self, GameSettings, Played, Seat};
+use super::interrupt;
 use super::pgn;
 use super::progress::Progress;
-use super::record::{GameRecord, Variant};
+use super::record::{Ending, GameRecord, Variant};
 use super::report::{self, GameRow, MatchMeta, Report};
 use super::reveal::RevealDraws;
 use super::schedule::{self, PairJob, Pairing, Shard};
@@ -129,7 +130,7 @@ fn play_all(config: &MatchConfig) -> std::io::Result<(Report, Vec<GameRow>, Vec<
                 .name(format!("match worker {worker}"))
                 .spawn_scoped(scope, move || {
                     let mut seats: Vec<Seat> = config.engines.iter().cloned().map(Seat::new).collect();
-                    while !stop.load(Ordering::Relaxed) {
+                    while !stop.load(Ordering::Relaxed) && !interrupt::requested() {
                         let Some(job) = queue.lock().next() else { break };
                         play_pair(config, &job, &mut seats, &sender);
                     }
@@ -164,7 +165,9 @@ fn play_all(config: &MatchConfig) -> std::io::Result<(Report, Vec<GameRow>, Vec<
     }
     rows.sort_by_key(|r| (r.pair, r.game));
     records.sort_by_key(|r| (r.pair, r.game_in_pair));
-    Ok((report::build(&meta, &rows), rows, records))
+    let mut report = report::build(&meta, &rows);
+    report.interrupted = interrupt::requested();
+    Ok((report, rows, records))
 }
 
 /// Writes the finished games that come next in game order (by pair, then game); with
@@ -216,7 +219,7 @@ fn play_pair(config: &MatchConfig, job: &PairJob, seats: &mut [Seat], sender: &c
         };
         let date = today();
         let mut draws = RevealDraws::new(config.seed, job.round);
-        let played = {
+        let Some(played) = ({
             let (low, high) = seats.split_at_mut(white.max(black));
             let (white_seat, black_seat) = if white < black {
                 (&mut low[white], &mut high[0])
@@ -229,7 +232,12 @@ fn play_pair(config: &MatchConfig, job: &PairJob, seats: &mut [Seat], sender: &c
                 &mut draws,
                 &config.settings,
             )
+        }) else {
+            return;
         };
+        if stopped_by_hand(&played) {
+            return;
+        }
         let record = GameRecord {
             variant: config.variant,
             white: config.engines[white].name.clone(),
@@ -250,6 +258,17 @@ fn play_pair(config: &MatchConfig, job: &PairJob, seats: &mut [Seat], sender: &c
             return;
         }
     }
+}
+
+/// Whether a game that has just ended was cut short by a stop asked for by hand
+/// ([`interrupt`]), and so is not counted. A terminal's Ctrl-C reaches the engines too, and
+/// one may die before this process has seen its own signal: a disconnect waits a moment
+/// for it.
+fn stopped_by_hand(played: &Played) -> bool {
+    if matches!(played.ending, Ending::Disconnect(_)) && !interrupt::requested() {
+        thread::sleep(std::time::Duration::from_millis(100));
+    }
+    interrupt::requested()
 }
 
 /// A one-line account of a finished game.
