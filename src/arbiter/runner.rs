@@ -166,7 +166,8 @@ fn play_all(config: &MatchConfig) -> std::io::Result<(Report, Vec<GameRow>, Vec<
     rows.sort_by_key(|r| (r.pair, r.game));
     records.sort_by_key(|r| (r.pair, r.game_in_pair));
     let mut report = report::build(&meta, &rows);
-    report.interrupted = interrupt::requested();
+    // A signal after the last game is no interruption.
+    report.interrupted = interrupt::requested() && (rows.len() as u64) < total_games;
     Ok((report, rows, records))
 }
 
