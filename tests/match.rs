@@ -246,14 +246,22 @@ fn processes_with(needle: &str) -> usize {
         .unwrap_or(0)
 }
 
+/// A copy of the engine `source` under a name of its own, so that [`processes_with`] counts
+/// its processes and no other test's; `None` where `/proc` cannot be read.
+fn counted_copy(source: &Path, name: &str) -> Option<PathBuf> {
+    if !Path::new("/proc/self/cmdline").exists() {
+        return None;
+    }
+    let engine = temp(name);
+    std::fs::copy(source, &engine).unwrap();
+    Some(engine)
+}
+
 #[test]
 fn engines_that_die_or_hang_leave_no_processes_behind() {
-    if !Path::new("/proc/self/cmdline").exists() {
+    let Some(engine) = counted_copy(&scripted(), "zombie_probe_engine") else {
         return;
-    }
-    // A copy under a name of its own, so other tests' engines are not counted.
-    let engine = temp("zombie_probe_engine");
-    std::fs::copy(scripted(), &engine).unwrap();
+    };
     let mut args: Vec<String> = vec!["--engine".into(), "name=hang".into()];
     args.push(format!("cmd={}", engine.display()));
     args.push("args=--mode hang --after 1".into());
@@ -353,12 +361,9 @@ fn the_same_seed_replays_the_same_games() {
 
 #[test]
 fn a_signal_stops_the_match_with_the_report_of_the_games_that_finished() {
-    if !Path::new("/proc/self/cmdline").exists() {
+    let Some(engine) = counted_copy(Path::new(veil()), "interrupt_probe_engine") else {
         return;
-    }
-    // A copy under a name of its own, so other tests' engines are not counted.
-    let engine = temp("interrupt_probe_engine");
-    std::fs::copy(veil(), &engine).unwrap();
+    };
     let (json, results) = (temp("interrupted.json"), temp("interrupted.jsonl"));
     let cmd = format!("cmd={}", engine.display());
     let child = Command::new(veil())
