@@ -418,3 +418,58 @@ fn output_buckets_start_as_the_one_layer_and_learn_apart() {
     let quantised = eight.quantise(2, "eight");
     assert_ne!(quantised.outputs[0].bias, quantised.outputs[7].bias);
 }
+
+/// `veil train --teacher`: the labels are the teacher's evaluation as the search makes it
+/// (its base and its output, for the side to move), so that a student which is the teacher
+/// fits them exactly, and a fresh whole network learns them.
+#[test]
+fn a_teacher_labels_positions_with_its_own_evaluation() {
+    use veil::search::eval::base_score;
+    use veil::training::teacher::taught;
+    let teacher = default_network();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
+    let mut records = Vec::new();
+    for game in 0..20 {
+        let start = if game % 4 == 0 {
+            Position::standard_start()
+        } else {
+            Position::covered_start()
+        };
+        for position in random_game(start, 40, &mut rng) {
+            let record = Record {
+                position,
+                score: 0,
+                result: 2,
+            };
+            records.push(taught(&record, &teacher));
+        }
+    }
+    let sample = |record: &Record, base: Base| {
+        Sample::from_record(record, 0.0, 400.0, base_score(base, &record.position, false))
+    };
+    // The teacher as a student: its labels are its own evaluation, to the rounding of the
+    // float copy of its weights.
+    let student = FloatNetwork::from_quantised(&teacher, 1).correcting(teacher.base);
+    let samples: Vec<Sample> = records.iter().map(|r| sample(r, teacher.base)).collect();
+    assert!(loss(&student, &samples) < 1e-5, "{}", loss(&student, &samples));
+    // Results do not enter a target at lambda 0; a lost game's record labels alike.
+    let lost = Record {
+        result: 0,
+        ..records[7].clone()
+    };
+    assert_eq!(taught(&lost, &teacher).score, records[7].score);
+    // A whole network learns them.
+    let samples: Vec<Sample> = records.iter().map(|r| sample(r, Base::Nothing)).collect();
+    let mut network = FloatNetwork::random(4, Base::Nothing);
+    let before = loss(&network, &samples);
+    let schedule = Schedule {
+        epochs: 10,
+        batch: 128,
+        rate: 0.003,
+        final_rate_share: 0.3,
+        threads: 2,
+        seed: 1,
+    };
+    train(&mut network, &samples, &samples, &schedule, |_| {});
+    assert!(loss(&network, &samples) < before * 0.7);
+}

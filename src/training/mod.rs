@@ -1,5 +1,6 @@
 //! Training the evaluation: `veil datagen` (self-play data in a binary format, [`datagen`],
-//! [`format`]), `veil train` (the network, [`trainer`]; [`mirror`] doubles its positions) and Texel tuning of the evaluation's linear weights: positions from played games, each
+//! [`format`]), `veil train` (the network, [`trainer`]; [`mirror`] doubles its positions, [`teacher`] labels them
+//! with another network's evaluation) and Texel tuning of the evaluation's linear weights: positions from played games, each
 //! labelled with its game's result, and the weights fitted so that a logistic curve of the
 //! static score predicts the results (Texel's method, as Peter Österlund described it).
 //!
@@ -16,6 +17,7 @@ pub mod datagen;
 pub mod datagen_cli;
 pub mod format;
 pub mod mirror;
+pub mod teacher;
 pub mod texel;
 pub mod train_cli;
 pub mod trainer;

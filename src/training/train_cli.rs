@@ -2,15 +2,17 @@
 
 use super::format::{for_each_record, Record};
 use super::mirror::mirrored;
+use super::teacher::taught;
 use super::trainer::{loss, train, FloatNetwork, Sample, Schedule};
 use crate::nnue::network::HIDDEN;
-use crate::nnue::{Base, Network};
+use crate::nnue::{default_network, Base, Network};
 use crate::search::eval::base_score;
 use clap::{Args, ValueEnum};
 use std::fs::File;
 use std::io::BufReader;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// `veil train`.
@@ -75,6 +77,13 @@ pub struct TrainArgs {
     /// part of the game can then learn its own weights. A network that has them keeps them.
     #[arg(long)]
     output_buckets: bool,
+    /// Learn a network's static evaluation instead of each record's search score: the score
+    /// part of every target is this network's evaluation of the position (its base's and
+    /// its own, as the search adds them), `embedded` for the default network. With `--base
+    /// none` and `--lambda 0` this distils a correction, which costs both evaluations at
+    /// every node, into a whole network, which costs one.
+    #[arg(long)]
+    teacher: Option<String>,
 }
 
 /// `--base`.
@@ -104,6 +113,16 @@ fn run(args: &TrainArgs) -> Result<(), String> {
         }
         None => None,
     };
+    let teacher = match args.teacher.as_deref() {
+        None => None,
+        Some("embedded") => Some(default_network()),
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+            Some(Arc::new(
+                Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?,
+            ))
+        }
+    };
     let base = match args.base {
         Some(BaseChoice::None) => Base::Nothing,
         Some(BaseChoice::HandWritten) => Base::HandWritten,
@@ -125,7 +144,10 @@ fn run(args: &TrainArgs) -> Result<(), String> {
                 .flatten()
                 .map(|position| Record { position, ..*record });
             for record in std::iter::once(record).chain(mirror.as_ref()) {
-                let sample = sample_of(record, args, base);
+                let sample = match &teacher {
+                    Some(teacher) => sample_of(&taught(record, teacher), args, base),
+                    None => sample_of(record, args, base),
+                };
                 if i < keep {
                     train_set.push(sample);
                 } else {
