@@ -41,7 +41,8 @@ enum Command {
     /// it with the report of the games that finished (exit status 130); a second one at once.
     Match(Box<veil::arbiter::cli::MatchArgs>),
     /// Calibrates the five strength levels in a round robin (optionally against anchor
-    /// engines) and fits their Elos; with --tune, first tunes them to target Elos.
+    /// engines) and fits their Elos; with --tune, first tunes them to target Elos. Ctrl-C or
+    /// SIGTERM stops it with what finished (exit status 130; a tune writes no table).
     Levels(Box<veil::levels::cli::LevelsArgs>),
     /// Fits the evaluation's weights to the results of played games (Texel tuning) and
     /// writes them as Rust source (`src/search/weights/values.rs`).

@@ -411,3 +411,60 @@ fn a_signal_stops_the_match_with_the_report_of_the_games_that_finished() {
         "engine processes outlived the match"
     );
 }
+
+/// `veil levels` stops on a terminal's Ctrl-C (SIGINT to its whole process group) with the
+/// fit of the games that finished; its engines run in groups of their own, so the signal
+/// does not kill them under a game, and none outlives the run.
+#[test]
+fn ctrl_c_stops_a_levels_ladder_with_the_fit_of_the_games_that_finished() {
+    use std::os::unix::process::CommandExt;
+    let Some(engine) = counted_copy(Path::new(veil()), "levels_interrupt_probe") else {
+        return;
+    };
+    let (pgn, json, svg) = (temp("ladder.pgn"), temp("ladder.json"), temp("ladder.svg"));
+    let child = Command::new(veil())
+        .arg("levels")
+        .args([
+            "--engine-cmd",
+            engine.to_str().unwrap(),
+            "--ladder",
+            "--variant",
+            "covered",
+        ])
+        .args(["--games", "200", "--tc", "movetime=10", "--concurrency", "2"])
+        .args(["--pgn", pgn.to_str().unwrap(), "--json", json.to_str().unwrap()])
+        .args(["--svg", svg.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let finished = || {
+        std::fs::read_to_string(&pgn)
+            .map(|t| t.matches("[Result ").count())
+            .unwrap_or(0)
+    };
+    let start = std::time::Instant::now();
+    while finished() < 3 && start.elapsed() < std::time::Duration::from_secs(120) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(finished() >= 3, "no game finished in two minutes");
+    // SAFETY: a plain system call on the child's process group, as a terminal's Ctrl-C.
+    assert_eq!(unsafe { libc::kill(-(child.id() as libc::pid_t), libc::SIGINT) }, 0);
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(130), "{stdout}");
+    assert!(stdout.contains("Interrupted: the fit covers the"), "{stdout}");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["interrupted"], true);
+    let games = report["games"].as_u64().unwrap();
+    assert!((3..800).contains(&games), "{games} games");
+    // No game was cut short by an engine dying of the signal.
+    assert!(!std::fs::read_to_string(&pgn).unwrap().contains("disconnect"));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(
+        processes_with("levels_interrupt_probe"),
+        0,
+        "engine processes outlived the run"
+    );
+}

@@ -76,11 +76,18 @@ impl Engine {
     /// Starts the process and completes the handshake: `uci` … `uciok`, the options, then
     /// `isready` … `readyok`, each within `timeout`.
     pub fn start(spec: &EngineSpec, timeout: Duration) -> Result<Engine, EngineError> {
-        let mut child = Command::new(&spec.command)
+        let mut command = Command::new(&spec.command);
+        command
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::null());
+        if super::interrupt::installed() {
+            // A terminal's Ctrl-C then reaches the arbiter alone, which ends the games and
+            // its engines itself; an engine whose arbiter dies reads the end of its input.
+            std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        }
+        let mut child = command
             .spawn()
             .map_err(|error| EngineError::Spawn(format!("{}: {error}", spec.command)))?;
         let stdout = child.stdout.take().expect("stdout is piped");

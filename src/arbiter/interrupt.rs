@@ -1,4 +1,4 @@
-//! Stopping a match by hand. `veil match` asks for SIGTERM and SIGINT (unless SIGINT is
+//! Stopping a match by hand. `veil match` and `veil levels` ask for SIGTERM and SIGINT (unless SIGINT is
 //! ignored, as it is for a shell's background jobs); the first such signal asks the match to
 //! stop: no new game starts, the games in progress are abandoned at their next move and not
 //! counted, and the report covers the games that finished. A second signal ends the process
@@ -7,6 +7,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 static REQUESTED: AtomicBool = AtomicBool::new(false);
+static INSTALLED: AtomicBool = AtomicBool::new(false);
 
 /// Whether a stop has been asked for.
 pub fn requested() -> bool {
@@ -21,9 +22,17 @@ extern "C" fn on_signal(_signal: libc::c_int) {
     }
 }
 
-/// Installs the handlers (once per process; for `veil match` only, so that the other
-/// commands stop as they always have).
+/// Whether [`install`] has run: then engines are started in process groups of their own
+/// ([`crate::arbiter::engine::Engine::start`]), so that a terminal's Ctrl-C reaches this
+/// process alone, which stops them itself.
+pub fn installed() -> bool {
+    INSTALLED.load(Ordering::Relaxed)
+}
+
+/// Installs the handlers (once per process; for `veil match` and `veil levels` only, so that
+/// the other commands stop as they always have).
 pub fn install() {
+    INSTALLED.store(true, Ordering::Relaxed);
     let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
     // SAFETY: `sigaction` is given a zeroed, then filled, struct that lives for the call,
     // and a handler that is async-signal-safe.

@@ -4,11 +4,11 @@
 //! SPRT has a verdict.
 
 use super::engine::EngineSpec;
-use super::game::{self, GameSettings, Played, Seat};
+use super::game::{self, GameSettings, Seat};
 use super::interrupt;
 use super::pgn;
 use super::progress::Progress;
-use super::record::{Ending, GameRecord, Variant};
+use super::record::{GameRecord, Variant};
 use super::report::{self, GameRow, MatchMeta, Report};
 use super::reveal::RevealDraws;
 use super::schedule::{self, PairJob, Pairing, Shard};
@@ -236,7 +236,10 @@ fn play_pair(config: &MatchConfig, job: &PairJob, seats: &mut [Seat], sender: &c
         }) else {
             return;
         };
-        if stopped_by_hand(&played) {
+        // A game that ends after a stop was asked for by hand ([`interrupt`]) is not
+        // counted. (The engines run in process groups of their own then, so a terminal's
+        // Ctrl-C does not reach them: no disconnect races the signal.)
+        if interrupt::requested() {
             return;
         }
         let record = GameRecord {
@@ -259,17 +262,6 @@ fn play_pair(config: &MatchConfig, job: &PairJob, seats: &mut [Seat], sender: &c
             return;
         }
     }
-}
-
-/// Whether a game that has just ended was cut short by a stop asked for by hand
-/// ([`interrupt`]), and so is not counted. A terminal's Ctrl-C reaches the engines too, and
-/// one may die before this process has seen its own signal: a disconnect waits a moment
-/// for it.
-fn stopped_by_hand(played: &Played) -> bool {
-    if matches!(played.ending, Ending::Disconnect(_)) && !interrupt::requested() {
-        thread::sleep(std::time::Duration::from_millis(100));
-    }
-    interrupt::requested()
 }
 
 /// A one-line account of a finished game.

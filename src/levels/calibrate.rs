@@ -43,6 +43,8 @@ pub struct Calibration {
     pub games: usize,
     pub time_control: String,
     pub variant: String,
+    /// Stopped by hand (Ctrl-C or SIGTERM): the fit covers the games that finished.
+    pub interrupted: bool,
     #[serde(skip)]
     pub report: Option<Report>,
 }
@@ -90,6 +92,7 @@ pub fn calibrate(config: &MatchConfig, players: &[Player], pinned: (usize, f64))
         games: rows.len(),
         time_control: config.settings.time_control.to_string(),
         variant: config.variant.name().to_string(),
+        interrupted: report.interrupted,
         report: Some(report),
     })
 }
@@ -109,6 +112,13 @@ pub fn render(calibration: &Calibration) -> String {
         "Calibration: {} games, variant {}, tc {}, {} pinned at {:.0}",
         calibration.games, calibration.variant, calibration.time_control, calibration.pinned.0, calibration.pinned.1
     );
+    if calibration.interrupted {
+        let _ = writeln!(
+            out,
+            "Interrupted: the fit covers the {} games that finished before the stop",
+            calibration.games
+        );
+    }
     let _ = writeln!(
         out,
         "{:<14} {:>6} {:>7} {:>6} {:>6} {:>7} {:>8} {:>16}",

@@ -245,7 +245,8 @@ fn this_program() -> Result<String, String> {
         .to_string())
 }
 
-fn run(args: &LevelsArgs) -> Result<(), String> {
+/// Runs `veil levels`; `Ok(true)` when it was stopped by hand and reported what finished.
+fn run(args: &LevelsArgs) -> Result<bool, String> {
     let command = match &args.engine_cmd {
         Some(command) => command.clone(),
         None => this_program()?,
@@ -299,7 +300,7 @@ fn run(args: &LevelsArgs) -> Result<(), String> {
         table = tuned;
         levels_file = Some(args.write.clone());
         if args.games == 0 {
-            return Ok(());
+            return Ok(false);
         }
     }
     if args.nearest_anchors {
@@ -328,7 +329,7 @@ fn run(args: &LevelsArgs) -> Result<(), String> {
         let text = serde_json::to_string_pretty(&calibration).map_err(|e| e.to_string())?;
         std::fs::write(path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    Ok(())
+    Ok(calibration.interrupted)
 }
 
 /// `veil levels --nearest-anchors`: levels 5 down to 1, each against its nearest anchors.
@@ -338,9 +339,10 @@ fn run_anchored(
     table: &LevelTable,
     levels_file: Option<&Path>,
     anchors: &[Player],
-) -> Result<(), String> {
+) -> Result<bool, String> {
     let covered = matches!(args.variant, crate::arbiter::cli::VariantArg::Covered);
     let mut measured: Vec<anchored::Performance> = Vec::new();
+    let mut interrupted = false;
     for level in (1..=5u8).rev().filter(|l| args.anchored_levels.contains(l)) {
         let target = table.get(level).elo_in(covered);
         let above = measured.last().filter(|p| p.level == level + 1);
@@ -383,7 +385,8 @@ fn run_anchored(
                     .unwrap_or_default();
                 file.with_file_name(format!("{stem}-{}.pgn", spec.name))
             });
-            let (_, rows) = runner::run_games(&config).map_err(|e| e.to_string())?;
+            let (report, rows) = runner::run_games(&config).map_err(|e| e.to_string())?;
+            interrupted = report.interrupted;
             let (games, points) = anchored::tally(&rows);
             println!("L{level} against {}: {points}/{games}", spec.name);
             results.push(anchored::Opponent {
@@ -393,6 +396,12 @@ fn run_anchored(
                 games,
                 points,
             });
+            if interrupted {
+                break;
+            }
+        }
+        if results.iter().all(|r| r.games == 0) {
+            break;
         }
         let performance = anchored::performance(level, target, results);
         println!(
@@ -403,8 +412,14 @@ fn run_anchored(
             target.map_or("-".to_string(), |t| format!("{t:.0}"))
         );
         measured.push(performance);
+        if interrupted {
+            break;
+        }
     }
     measured.reverse();
+    if interrupted {
+        println!("Interrupted: the table covers the games that finished before the stop (the last level measured may have played fewer)");
+    }
     println!("| level | target | Elo | 95% | off target | games | score | opponents |");
     println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
     for p in &measured {
@@ -429,7 +444,7 @@ fn run_anchored(
         let text = serde_json::to_string_pretty(&measured).map_err(|e| e.to_string())?;
         std::fs::write(path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    Ok(())
+    Ok(interrupted)
 }
 
 /// The per-level file of `path`: `games.pgn` becomes `games-L3.pgn`.
@@ -471,7 +486,7 @@ fn judge_spec(args: &LevelsArgs) -> Result<(EngineSpec, u64), String> {
 
 /// `veil levels --profile`: each level plays itself through the arbiter, the judge scores
 /// every move, and the figures are printed per level as they come, then as a table.
-fn run_profile(args: &LevelsArgs, command: &str, table: &LevelTable) -> Result<(), String> {
+fn run_profile(args: &LevelsArgs, command: &str, table: &LevelTable) -> Result<bool, String> {
     let elos: Vec<Option<f64>> = match &args.profile_elos {
         Some(elos) if elos.len() == 5 => elos.iter().map(|&e| Some(e)).collect(),
         Some(_) => return Err("--profile-elos: give five Elos, levels 1 to 5".to_string()),
@@ -488,7 +503,7 @@ fn run_profile(args: &LevelsArgs, command: &str, table: &LevelTable) -> Result<(
         let profiles = move_log::read(std::io::BufReader::new(file), &args.profile_levels, &elos)
             .map_err(|e| format!("{}: {e}", path.display()))?;
         print!("{}", profile::render(&profiles));
-        return write_profile_json(args, &profiles, None);
+        return write_profile_json(args, &profiles, None, false).map(|()| false);
     }
     let (judge_spec, judge_nodes) = judge_spec(args)?;
     let mut judge =
@@ -510,6 +525,7 @@ fn run_profile(args: &LevelsArgs, command: &str, table: &LevelTable) -> Result<(
         None => None,
     };
     let mut profiles = Vec::new();
+    let mut interrupted = false;
     for &level in &args.profile_levels {
         let started = Instant::now();
         // The level against itself; the two seats draw their choices from different seeds, so
@@ -531,7 +547,10 @@ fn run_profile(args: &LevelsArgs, command: &str, table: &LevelTable) -> Result<(
         let mut config = config(args, &players)?;
         config.pgn = args.pgn.as_deref().map(|path| level_path(path, level));
         config.event = "veil levels --profile".to_string();
-        let (_, records) = runner::run_records(&config).map_err(|e| e.to_string())?;
+        let (report, records) = runner::run_records(&config).map_err(|e| e.to_string())?;
+        // Stopped by hand: the games that finished are judged (a second signal ends the
+        // process at once), and no further level is played.
+        interrupted = report.interrupted;
         let played = started.elapsed();
         let mut profile = LevelProfile::new(level, elos[usize::from(level) - 1]);
         for (number, record) in records.iter().enumerate() {
@@ -578,15 +597,27 @@ fn run_profile(args: &LevelsArgs, command: &str, table: &LevelTable) -> Result<(
             s.howlers
         );
         profiles.push(profile);
+        if interrupted {
+            break;
+        }
     }
     println!();
     print!("{}", profile::render(&profiles));
-    write_profile_json(args, &profiles, Some((&judge_spec.command, judge_nodes)))
+    if interrupted {
+        println!("Interrupted: the profile covers the games that finished before the stop");
+    }
+    write_profile_json(args, &profiles, Some((&judge_spec.command, judge_nodes)), interrupted)?;
+    Ok(interrupted)
 }
 
 /// Writes the profiles as JSON to `--json`, if given, with the judge that scored them when
 /// it is known.
-fn write_profile_json(args: &LevelsArgs, profiles: &[LevelProfile], judge: Option<(&str, u64)>) -> Result<(), String> {
+fn write_profile_json(
+    args: &LevelsArgs,
+    profiles: &[LevelProfile],
+    judge: Option<(&str, u64)>,
+    interrupted: bool,
+) -> Result<(), String> {
     if let Some(path) = &args.json {
         let summaries: Vec<_> = profiles.iter().map(|p| p.summary()).collect();
         let report = serde_json::json!({
@@ -601,6 +632,7 @@ fn write_profile_json(args: &LevelsArgs, profiles: &[LevelProfile], judge: Optio
             "move_log": args.profile_from.as_ref().map(|path| path.display().to_string()),
             "judge": judge.map(|(command, _)| command),
             "judge_nodes": judge.map(|(_, nodes)| nodes),
+            "interrupted": interrupted,
             "levels": summaries,
             "tallies": profiles,
             "human": profile::HUMAN,
@@ -616,8 +648,14 @@ const JUDGE_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// Runs `veil levels`.
 pub fn run_levels(args: &LevelsArgs) -> ExitCode {
+    crate::arbiter::interrupt::install();
     match run(args) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::SUCCESS,
+        Ok(true) => ExitCode::from(130),
+        Err(error) if crate::arbiter::interrupt::requested() => {
+            eprintln!("Interrupted: {error}");
+            ExitCode::from(130)
+        }
         Err(error) => {
             eprintln!("error: {error}");
             ExitCode::from(2)

@@ -150,6 +150,12 @@ pub fn tune(
             config.shard = None;
             config.sprt = None;
             let report = runner::run(&config)?;
+            if report.interrupted {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::Interrupted,
+                    format!("the tuning stopped during a probe of Level {level}; no table was written"),
+                ));
+            }
             let head = report.head_to_head.as_ref();
             let measured = head.map_or(0.0, |h| h.elo).clamp(-800.0, 800.0);
             let error = head.map_or(f64::INFINITY, |h| h.elo_error);
