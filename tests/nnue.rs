@@ -473,3 +473,38 @@ fn a_teacher_labels_positions_with_its_own_evaluation() {
     train(&mut network, &samples, &samples, &schedule, |_| {});
     assert!(loss(&network, &samples) < before * 0.7);
 }
+
+/// `veil datagen` stopped by a signal starts no new game, writes the games in progress
+/// whole, says so, and exits with status 130.
+#[test]
+fn a_signal_stops_datagen_with_whole_games_written() {
+    let dir = std::env::temp_dir().join(format!("veil-datagen-signal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("data.bin");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_veil"))
+        .args(["datagen", "--out", out.to_str().unwrap(), "--variant", "covered"])
+        .args(["--games", "100000", "--nodes", "300", "--threads", "2", "--seed", "8"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    let size = || std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
+    while size() < 10 * 32 && start.elapsed() < std::time::Duration::from_secs(120) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // SAFETY: a plain system call on the child's pid.
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) }, 0);
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(130), "{stdout}");
+    assert!(stdout.contains("stopped by hand"), "{stdout}");
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(bytes.len() % 32, 0, "a record was cut");
+    let records = read_records(&mut bytes.as_slice()).unwrap();
+    assert!(
+        stdout.contains(&format!("{} positions written", records.len())),
+        "{stdout}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,8 +1,9 @@
-//! Stopping a match by hand. `veil match` and `veil levels` ask for SIGTERM and SIGINT (unless SIGINT is
-//! ignored, as it is for a shell's background jobs); the first such signal asks the match to
-//! stop: no new game starts, the games in progress are abandoned at their next move and not
-//! counted, and the report covers the games that finished. A second signal ends the process
-//! at once.
+//! Stopping a run by hand. `veil match`, `veil levels` and `veil datagen` ask for SIGTERM
+//! and SIGINT (unless SIGINT is ignored, as it is for a shell's background jobs); the first
+//! such signal asks the run to stop. A match starts no new game, abandons the games in
+//! progress at their next move without counting them, and reports the games that finished;
+//! `veil levels` reports what finished of its kind of run; `veil datagen` starts no new game
+//! and writes the games in progress when they end. A second signal ends the process at once.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -29,8 +30,8 @@ pub fn installed() -> bool {
     INSTALLED.load(Ordering::Relaxed)
 }
 
-/// Installs the handlers (once per process; for `veil match` and `veil levels` only, so that
-/// the other commands stop as they always have).
+/// Installs the handlers (once per process; for `veil match`, `veil levels` and `veil
+/// datagen` only, so that the other commands stop as they always have).
 pub fn install() {
     INSTALLED.store(true, Ordering::Relaxed);
     let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;

@@ -15,6 +15,7 @@
 //! [`DRAW_SCORE`] for [`DRAW_PLIES`] plies are a draw; so is a game past [`MAX_PLIES`].
 
 use super::format::{Record, RECORD_SIZE};
+use crate::arbiter::interrupt;
 use crate::arbiter::progress::Progress;
 use crate::arbiter::reveal::pick;
 use crate::arbiter::schedule::Shard;
@@ -72,6 +73,8 @@ pub struct Summary {
     pub games: u64,
     pub positions: u64,
     pub dropped_games: u64,
+    /// Stopped by hand before its last game.
+    pub interrupted: bool,
 }
 
 /// The game indices this shard plays, in order.
@@ -209,7 +212,8 @@ pub fn play_game(settings: &Settings, index: u64, tt: &TranspositionTable, memor
 }
 
 /// Plays the run's games on `settings.threads` threads, appending every game's records to
-/// `out` as soon as the game ends.
+/// `out` as soon as the game ends. A stop asked for by hand ([`interrupt`], when the
+/// handlers are installed) starts no new game; the games in progress finish and are written.
 pub fn run(settings: &Settings, out: &PathBuf, append: bool) -> std::io::Result<Summary> {
     let file = OpenOptions::new()
         .create(true)
@@ -234,7 +238,7 @@ pub fn run(settings: &Settings, out: &PathBuf, append: bool) -> std::io::Result<
                 let memory = SearchMemory::new();
                 loop {
                     let k = next.fetch_add(1, Ordering::Relaxed);
-                    if k >= total || failed.load(Ordering::Relaxed) {
+                    if k >= total || failed.load(Ordering::Relaxed) || interrupt::requested() {
                         return Ok(());
                     }
                     let records = play_game(settings, game_index(settings.shard, k), &tt, &memory);
@@ -281,6 +285,7 @@ pub fn run(settings: &Settings, out: &PathBuf, append: bool) -> std::io::Result<
         games: done.load(Ordering::Relaxed),
         positions: positions.load(Ordering::Relaxed),
         dropped_games: dropped.load(Ordering::Relaxed),
+        interrupted: interrupt::requested() && done.load(Ordering::Relaxed) < total,
     })
 }
 

@@ -2,6 +2,7 @@
 
 use super::datagen::{self, Settings, VariantChoice};
 use crate::arbiter::cli::read_openings;
+use crate::arbiter::interrupt;
 use crate::arbiter::schedule::Shard;
 use crate::nnue::{default_network, Network};
 use crate::search::Evaluator;
@@ -54,7 +55,8 @@ pub struct DatagenArgs {
     hash: usize,
 }
 
-fn run(args: &DatagenArgs) -> Result<(), String> {
+/// Runs `veil datagen`; `Ok(true)` when it was stopped by hand.
+fn run(args: &DatagenArgs) -> Result<bool, String> {
     let shard = args.shard.as_deref().map(str::parse::<Shard>).transpose()?;
     let book = match &args.book {
         Some(path) => read_openings(path)?,
@@ -87,22 +89,29 @@ fn run(args: &DatagenArgs) -> Result<(), String> {
         hash_mb: args.hash.clamp(1, 4096),
         evaluator,
     };
+    interrupt::install();
     let summary =
         datagen::run(&settings, &args.out, args.append).map_err(|e| format!("{}: {e}", args.out.display()))?;
     println!(
-        "{} games ({} dropped), {} positions written to {}",
+        "{} games ({} dropped), {} positions written to {}{}",
         summary.games,
         summary.dropped_games,
         summary.positions,
-        args.out.display()
+        args.out.display(),
+        if summary.interrupted {
+            " (stopped by hand: the games in progress finished and were written)"
+        } else {
+            ""
+        }
     );
-    Ok(())
+    Ok(summary.interrupted)
 }
 
 /// Runs `veil datagen`; exit status 2 on bad arguments or a write error.
 pub fn run_datagen(args: &DatagenArgs) -> ExitCode {
     match run(args) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::SUCCESS,
+        Ok(true) => ExitCode::from(130),
         Err(error) => {
             eprintln!("error: {error}");
             ExitCode::from(2)
