@@ -330,6 +330,7 @@ fn uci_handshake_lists_the_options() {
             },
         ),
         ("EvalFile", "string default <empty>"),
+        ("EvalFilePlain", "string default <empty>"),
         ("CoverBaseline", "check default false"),
         ("Ablate", "string default <empty>"),
     ];
@@ -1302,12 +1303,15 @@ fn eval_files_load_networks_and_refuse_anything_else() {
     flipped[5000] ^= 0x40;
     std::fs::write(&damaged, &flipped).unwrap();
     let mut engine = Engine::spawn();
-    for bad in [&short, &damaged, &dir] {
-        engine.send(&format!("setoption name EvalFile value {}", bad.display()));
-        let lines = engine.sync();
-        assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    for option in ["EvalFile", "EvalFilePlain"] {
+        for bad in [&short, &damaged, &dir] {
+            engine.send(&format!("setoption name {option} value {}", bad.display()));
+            let lines = engine.sync();
+            assert_eq!(errors(&lines).len(), 1, "{option}: {lines:?}");
+        }
     }
     engine.send(&format!("setoption name EvalFile value {}", network.display()));
+    engine.send(&format!("setoption name EvalFilePlain value {}", network.display()));
     engine.send("setoption name UseNNUE value true");
     let lines = engine.sync();
     assert!(errors(&lines).is_empty(), "{lines:?}");

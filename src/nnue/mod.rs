@@ -12,6 +12,6 @@ pub mod network;
 pub mod simd;
 
 pub use accumulator::{evaluate_from_scratch, Accumulator, AccumulatorStack};
-pub use default::{default_network, levels_network};
+pub use default::{default_network, levels_network, plain_network};
 pub use features::Snapshot;
 pub use network::{Base, Network, NetworkError};

@@ -5,7 +5,7 @@
 
 use super::untrusted_file::{read_bounded, shown_path, FileError};
 use crate::nnue::network::FILE_SIZE as NETWORK_FILE_SIZE;
-use crate::nnue::{default_network, levels_network, Network};
+use crate::nnue::{default_network, levels_network, plain_network, Network};
 use crate::search::level::{LevelParams, LevelTable};
 use crate::search::{Ablation, Evaluator, NETWORK_IN_COVERED_CHESS, NETWORK_IN_PLAIN_CHESS};
 use std::fmt;
@@ -48,11 +48,14 @@ pub struct Options {
     /// `UseNNUE`: the network evaluates covered chess at full strength (the levels below it
     /// keep the hand-written evaluation they were calibrated with).
     pub use_network: bool,
-    /// `NNUEPlainChess`: the network evaluates plain chess too (where it has not yet beaten
-    /// the hand-written evaluation).
+    /// `NNUEPlainChess`: the plain-chess network evaluates plain chess at full strength
+    /// (else the hand-written evaluation does; the levels below full strength always
+    /// evaluate plain chess by hand, as they were calibrated).
     pub network_in_plain_chess: bool,
-    /// The network (embedded, or read from `EvalFile`).
+    /// The covered-chess network (embedded, or read from `EvalFile`).
     pub network: Arc<Network>,
+    /// The plain-chess network (embedded, or read from `EvalFilePlain`).
+    pub plain_network: Arc<Network>,
 }
 
 impl Default for Options {
@@ -226,6 +229,7 @@ pub const DECLARATIONS: &[OptionDeclaration] = &[
     check("UseNNUE", NETWORK_IN_COVERED_CHESS, NOTHING, |o, v| o.use_network = v),
     check("NNUEPlainChess", NETWORK_IN_PLAIN_CHESS, NOTHING, |o, v| o.network_in_plain_chess = v),
     file("EvalFile", NETWORK_FILE_SIZE as u64, NOTHING, load_network),
+    file("EvalFilePlain", NETWORK_FILE_SIZE as u64, NOTHING, load_plain_network),
     check("CoverBaseline", false, NOTHING, |o, v| o.cover_baseline = v),
     text("Ablate", NOTHING, set_ablation),
     OptionDeclaration {
@@ -264,6 +268,14 @@ fn load_levels(options: &mut Options, bytes: Option<&[u8]>) -> Result<(), String
 fn load_network(options: &mut Options, bytes: Option<&[u8]>) -> Result<(), String> {
     options.network = match bytes {
         None => default_network(),
+        Some(bytes) => Arc::new(Network::from_bytes(bytes).map_err(|e| e.to_string())?),
+    };
+    Ok(())
+}
+
+fn load_plain_network(options: &mut Options, bytes: Option<&[u8]>) -> Result<(), String> {
+    options.plain_network = match bytes {
+        None => plain_network(),
         Some(bytes) => Arc::new(Network::from_bytes(bytes).map_err(|e| e.to_string())?),
     };
     Ok(())
@@ -412,22 +424,26 @@ impl Options {
         }
     }
 
-    /// The evaluation a search uses, when `UseNNUE` is on (in plain chess only with
-    /// `NNUEPlainChess`): at full strength the network (`EvalFile`'s or the embedded one),
-    /// at the levels whose row says `network` the levels' own embedded network, the one
-    /// their table was tuned with. Else the hand-written one.
+    /// The evaluation a search uses, when `UseNNUE` is on: at full strength the covered-chess
+    /// network (`EvalFile`'s or the embedded one) and, with `NNUEPlainChess`, the plain-chess
+    /// network (`EvalFilePlain`'s or the embedded one); at the levels whose row says
+    /// `network` the levels' own embedded network in covered chess, the one their table was
+    /// tuned with, and the hand-written evaluation in plain chess. Else the hand-written one.
     pub fn evaluator(&self) -> Evaluator {
         let strength = self.strength();
         if !self.use_network || !strength.uses_network() {
             return Evaluator::HandWritten;
         }
-        Evaluator::Network {
-            network: if strength.is_full() {
-                Arc::clone(&self.network)
-            } else {
-                levels_network()
-            },
-            plain_chess: self.network_in_plain_chess,
+        if strength.is_full() {
+            Evaluator::Network {
+                network: Arc::clone(&self.network),
+                plain: self.network_in_plain_chess.then(|| Arc::clone(&self.plain_network)),
+            }
+        } else {
+            Evaluator::Network {
+                network: levels_network(),
+                plain: None,
+            }
         }
     }
 
@@ -467,6 +483,7 @@ impl Options {
             use_network: NETWORK_IN_COVERED_CHESS,
             network_in_plain_chess: NETWORK_IN_PLAIN_CHESS,
             network: default_network(),
+            plain_network: plain_network(),
         };
         for declaration in DECLARATIONS {
             options.apply_default(declaration.kind);
@@ -650,6 +667,29 @@ mod tests {
         assert!(!uses_network(&options));
         options.set("Level", Some(&level.to_string())).unwrap();
         assert!(!uses_network(&options));
+    }
+
+    #[test]
+    fn plain_chess_has_a_network_of_its_own_at_full_strength_only() {
+        use crate::rules::Position;
+        let (plain, covered) = (Position::standard_start(), Position::covered_start());
+        let checksum = |options: &Options, root: &Position| options.evaluator().network_for(root).map(|n| n.checksum);
+        let mut options = Options::default();
+        options.set("NNUEPlainChess", Some("true")).unwrap();
+        assert_eq!(checksum(&options, &plain), Some(plain_network().checksum));
+        assert_eq!(checksum(&options, &covered), Some(default_network().checksum));
+        options.set("NNUEPlainChess", Some("false")).unwrap();
+        assert_eq!(checksum(&options, &plain), None);
+        assert_eq!(checksum(&options, &covered), Some(default_network().checksum));
+        // The levels evaluate plain chess by hand, as they were calibrated.
+        options.set("NNUEPlainChess", Some("true")).unwrap();
+        for level in 1..=4u8 {
+            options.set("Level", Some(&level.to_string())).unwrap();
+            assert_eq!(checksum(&options, &plain), None, "level {level}");
+        }
+        options.set("Level", Some("5")).unwrap();
+        options.set("UseNNUE", Some("false")).unwrap();
+        assert_eq!(checksum(&options, &plain), None);
     }
 
     #[test]

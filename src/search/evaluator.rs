@@ -1,19 +1,20 @@
 //! Which static evaluation a search uses: the learnt network ([`crate::nnue`]) or the
 //! hand-written terms ([`super::eval`]).
 //!
-//! The engine plays with the embedded network where a generation has won its match against
+//! The engine plays with an embedded network where a generation has won its match against
 //! the hand-written evaluation, and with the hand-written evaluation elsewhere (see
-//! `docs/networks.md`): today the network evaluates covered chess, and plain chess keeps the
-//! hand-written evaluation. Which one a search uses is decided once, by its root: a root
-//! with nothing left to chance ([`Position::is_plain_chess`]) is plain chess.
+//! `docs/networks.md`). Covered chess and plain chess have networks of their own
+//! ([`default_network`], [`plain_network`]). Which one a search uses is decided once, by its
+//! root: a root with nothing left to chance ([`Position::is_plain_chess`]) is plain chess.
 
-use crate::nnue::{default_network, Network};
+use crate::nnue::{default_network, plain_network, Network};
 use crate::rules::Position;
 use std::sync::Arc;
 
 /// Whether the engine plays covered chess with the embedded network unless told otherwise.
 pub const NETWORK_IN_COVERED_CHESS: bool = true;
-/// Whether the engine plays plain chess with the embedded network unless told otherwise.
+/// Whether the engine plays plain chess with the embedded plain-chess network unless told
+/// otherwise.
 pub const NETWORK_IN_PLAIN_CHESS: bool = false;
 
 /// The static evaluation of a search.
@@ -21,9 +22,12 @@ pub const NETWORK_IN_PLAIN_CHESS: bool = false;
 pub enum Evaluator {
     /// The hand-written evaluation everywhere.
     HandWritten,
-    /// The network in covered chess; in plain chess too if `plain_chess`, else the
-    /// hand-written evaluation there.
-    Network { network: Arc<Network>, plain_chess: bool },
+    /// `network` in covered chess; `plain` in plain chess, or the hand-written evaluation
+    /// there if none.
+    Network {
+        network: Arc<Network>,
+        plain: Option<Arc<Network>>,
+    },
 }
 
 impl Evaluator {
@@ -32,7 +36,7 @@ impl Evaluator {
         if NETWORK_IN_COVERED_CHESS {
             Evaluator::Network {
                 network: default_network(),
-                plain_chess: NETWORK_IN_PLAIN_CHESS,
+                plain: NETWORK_IN_PLAIN_CHESS.then(plain_network),
             }
         } else {
             Evaluator::HandWritten
@@ -42,16 +46,22 @@ impl Evaluator {
     /// `network` in every position, plain chess included.
     pub fn everywhere(network: Arc<Network>) -> Evaluator {
         Evaluator::Network {
+            plain: Some(Arc::clone(&network)),
             network,
-            plain_chess: true,
         }
     }
 
     /// The network that evaluates a search from `root`, if a network does.
     pub fn network_for(&self, root: &Position) -> Option<&Arc<Network>> {
         match self {
-            Evaluator::Network { network, plain_chess } if *plain_chess || !root.is_plain_chess() => Some(network),
-            _ => None,
+            Evaluator::Network { network, plain } => {
+                if root.is_plain_chess() {
+                    plain.as_ref()
+                } else {
+                    Some(network)
+                }
+            }
+            Evaluator::HandWritten => None,
         }
     }
 
