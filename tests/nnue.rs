@@ -221,6 +221,7 @@ fn veil_datagen_records_train_a_network() {
         threads: 2,
         seed: 3,
         shard: None,
+        first_game: 0,
         random_plies: 8,
         book: Vec::new(),
         hash_mb: 1,
@@ -239,9 +240,47 @@ fn veil_datagen_records_train_a_network() {
     assert!(records.iter().any(|r| !r.position.covered().is_empty()));
     assert!(records.iter().any(|r| r.position.covered().is_empty()));
     // A second run appends.
-    datagen::run(&Settings { seed: 4, ..settings }, &out, true).expect("appends");
+    datagen::run(
+        &Settings {
+            seed: 4,
+            ..settings.clone()
+        },
+        &out,
+        true,
+    )
+    .expect("appends");
     let more = read_records(&mut std::fs::File::open(&out).unwrap()).expect("reads back");
     assert!(more.len() > records.len());
+    // A run continued from its third game (--first-game 2) writes what one whole run writes.
+    let one = dir.join("one.bin");
+    let parts = dir.join("parts.bin");
+    let single = Settings {
+        variant: VariantChoice::Covered,
+        games: 4,
+        threads: 1,
+        ..settings.clone()
+    };
+    datagen::run(&single, &one, false).expect("writes the data");
+    datagen::run(
+        &Settings {
+            games: 2,
+            ..single.clone()
+        },
+        &parts,
+        false,
+    )
+    .expect("writes the data");
+    let rest = datagen::run(
+        &Settings {
+            first_game: 2,
+            ..single
+        },
+        &parts,
+        true,
+    )
+    .expect("appends");
+    assert_eq!(rest.games, 2);
+    assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&parts).unwrap());
     let samples: Vec<Sample> = more.iter().map(|r| Sample::from_record(r, 0.5, 190.0, 0)).collect();
     let mut network = FloatNetwork::random(2, Base::Nothing);
     let before = loss(&network, &samples);
@@ -499,6 +538,7 @@ fn a_signal_stops_datagen_with_whole_games_written() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(130), "{stdout}");
     assert!(stdout.contains("stopped by hand"), "{stdout}");
+    assert!(stdout.contains("--first-game"), "{stdout}");
     let bytes = std::fs::read(&out).unwrap();
     assert_eq!(bytes.len() % 32, 0, "a record was cut");
     let records = read_records(&mut bytes.as_slice()).unwrap();

@@ -59,6 +59,9 @@ pub struct Settings {
     pub threads: usize,
     pub seed: u64,
     pub shard: Option<Shard>,
+    /// Games of this seed (and shard) already played: the run starts at the next one, so that
+    /// a run stopped by hand continues where it stopped instead of playing its games again.
+    pub first_game: u64,
     pub random_plies: usize,
     /// Plain-chess start positions (a random one per plain game), empty for the start position.
     pub book: Vec<Position>,
@@ -223,7 +226,8 @@ pub fn run(settings: &Settings, out: &PathBuf, append: bool) -> std::io::Result<
         .open(out)?;
     let writer = parking_lot::Mutex::new(BufWriter::new(file));
     let total = shard_games(settings.shard, settings.games);
-    let next = AtomicU64::new(0);
+    let first = settings.first_game.min(total);
+    let next = AtomicU64::new(first);
     let done = AtomicU64::new(0);
     let positions = AtomicU64::new(0);
     let dropped = AtomicU64::new(0);
@@ -261,7 +265,7 @@ pub fn run(settings: &Settings, out: &PathBuf, append: bool) -> std::io::Result<
                 }
             }));
         }
-        let mut progress = Progress::new(total);
+        let mut progress = Progress::new(total - first);
         while handles.iter().any(|handle| !handle.is_finished()) {
             std::thread::sleep(Duration::from_millis(500));
             let written = positions.load(Ordering::Relaxed);
@@ -285,7 +289,7 @@ pub fn run(settings: &Settings, out: &PathBuf, append: bool) -> std::io::Result<
         games: done.load(Ordering::Relaxed),
         positions: positions.load(Ordering::Relaxed),
         dropped_games: dropped.load(Ordering::Relaxed),
-        interrupted: interrupt::requested() && done.load(Ordering::Relaxed) < total,
+        interrupted: interrupt::requested() && done.load(Ordering::Relaxed) < total - first,
     })
 }
 

@@ -42,9 +42,15 @@ pub struct DatagenArgs {
     /// Plain-chess start positions, one FEN or EPD a line (random plies follow them).
     #[arg(long)]
     book: Option<PathBuf>,
-    /// Add to the file instead of replacing it (continue a run with another seed).
+    /// Add to the file instead of replacing it: continue a run with another seed, or with
+    /// the same seed and `--first-game`.
     #[arg(long)]
     append: bool,
+    /// Skip the first N games of the seed (of the shard, with `--shard`): with `--append`,
+    /// continues a run that was stopped by hand after N games (its last line says how many;
+    /// a run stopped by Ctrl-C or SIGTERM has written exactly its first N games).
+    #[arg(long, default_value_t = 0)]
+    first_game: u64,
     /// Play with this network (a `veil train` file), so that a generation's data comes from
     /// the generation before; `embedded` for the embedded one. Default: the engine's default
     /// evaluation.
@@ -84,6 +90,7 @@ fn run(args: &DatagenArgs) -> Result<bool, String> {
         threads: args.threads.clamp(1, 256),
         seed: args.seed,
         shard,
+        first_game: args.first_game,
         random_plies: args.random_plies,
         book,
         hash_mb: args.hash.clamp(1, 4096),
@@ -99,9 +106,13 @@ fn run(args: &DatagenArgs) -> Result<bool, String> {
         summary.positions,
         args.out.display(),
         if summary.interrupted {
-            " (stopped by hand: the games in progress finished and were written)"
+            format!(
+                " (stopped by hand: the games in progress finished and were written; \
+                 --append --first-game {} continues the run)",
+                args.first_game + summary.games
+            )
         } else {
-            ""
+            String::new()
         }
     );
     Ok(summary.interrupted)
