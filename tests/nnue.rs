@@ -326,6 +326,8 @@ fn a_correction_keeps_its_output_on_a_new_base() {
     assert!(!zero(&whole));
     let correction = whole.clone().correcting(Base::HandWritten);
     assert!(zero(&correction));
+    // A correction made from nothing (veil train --base without --init) starts as its base.
+    assert!(zero(&FloatNetwork::random(6, Base::Material)));
     let mut trained = FloatNetwork::random(6, Base::Nothing);
     trained.base = Base::HandWritten;
     let rebased = trained.clone().correcting(Base::Material);

@@ -62,8 +62,9 @@ pub struct TrainArgs {
     seed: u64,
     /// What the network is added to: nothing (it is the whole evaluation), the
     /// hand-written evaluation or its material part alone (it learns a correction to it).
-    /// Default: the initial network's, or none. A whole network fine-tuned as a correction
-    /// keeps its feature layer and starts its output layer at zero; a correction to one base
+    /// Default: the initial network's, or none. A correction from random weights, and a whole
+    /// network fine-tuned as a correction, start with the output layer at zero (the base
+    /// alone); the latter keeps its feature layer. A correction to one base
     /// fine-tuned as a correction to another keeps both layers.
     #[arg(long, value_enum)]
     base: Option<BaseChoice>,

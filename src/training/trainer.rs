@@ -99,6 +99,8 @@ pub struct FloatNetwork {
 }
 
 impl FloatNetwork {
+    /// Random weights. A correction (any `base` but [`Base::Nothing`]) starts with its output
+    /// layer at zero, so that it evaluates as its base alone and training starts from there.
     pub fn random(seed: u64, base: Base) -> FloatNetwork {
         use rand::Rng;
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -107,8 +109,9 @@ impl FloatNetwork {
             feature_bias: (0..HIDDEN).map(|_| rng.gen_range(INITIAL_BIASES)).collect(),
             output_weights: (0..2 * HIDDEN).map(|_| rng.gen_range(-0.3..0.3)).collect(),
             output_bias: vec![0.0],
-            base,
+            base: Base::Nothing,
         }
+        .correcting(base)
     }
 
     /// How many output layers the network has.
