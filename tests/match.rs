@@ -321,7 +321,24 @@ fn shards_merge_into_the_whole_match() {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let merged: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&merged_json).unwrap()).unwrap();
     assert_eq!(merged, whole.report);
-    assert!(String::from_utf8_lossy(&output.stdout).contains("Crosstable"));
+    assert_eq!(merged["scheduled"], 18);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("Crosstable"));
+    assert!(!stdout.contains("Incomplete"), "{stdout}");
+    // A shard left out: the merge says how many games are missing.
+    let output = Command::new(veil()).arg("merge").args(&files[..3]).output().unwrap();
+    assert!(output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let played = 18
+        - whole
+            .results
+            .iter()
+            .filter(|r| r["pair"].as_u64().unwrap() % 4 == 3)
+            .count();
+    assert!(
+        stdout.contains(&format!("Incomplete: {played} of the 18 games scheduled")),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -172,6 +172,36 @@ pub struct Report {
     /// The match was stopped by a signal before it ended: the report covers the games that
     /// finished.
     pub interrupted: bool,
+    /// The games the schedule holds (a shard's: its share). Fewer `games` than this, without
+    /// an SPRT verdict, is a match that did not finish (stopped by hand, or a shard missing
+    /// from a merge).
+    pub scheduled: u64,
+}
+
+impl MatchMeta {
+    /// How many games the match (or its shard) schedules.
+    pub fn scheduled_games(&self) -> u64 {
+        use super::schedule::{pair_jobs, Pairing, Shard};
+        let pairing = if self.ladder {
+            Pairing::Ladder
+        } else if self.gauntlet {
+            Pairing::Gauntlet
+        } else {
+            Pairing::RoundRobin
+        };
+        let shard = self.shard.as_deref().and_then(|s| s.parse::<Shard>().ok());
+        pair_jobs(
+            self.engines.len(),
+            pairing,
+            self.games_per_encounter,
+            0,
+            self.seed,
+            shard,
+        )
+        .iter()
+        .map(|job| u64::from(job.games))
+        .sum()
+    }
 }
 
 /// The SPRT verdict's name.
@@ -283,6 +313,7 @@ pub fn build(meta: &MatchMeta, rows: &[GameRow]) -> Report {
         crosstable,
         endings,
         interrupted: false,
+        scheduled: meta.scheduled_games(),
     }
 }
 
@@ -324,11 +355,22 @@ pub fn render(report: &Report) -> String {
             .map(|s| format!(", shard {s}"))
             .unwrap_or_default()
     );
+    let decided = report
+        .head_to_head
+        .as_ref()
+        .and_then(|h| h.sprt.as_ref())
+        .is_some_and(|s| s.verdict != "continue");
     if report.interrupted {
         let _ = writeln!(
             out,
             "Interrupted: the report covers the {} games that finished; games in progress were not counted",
             report.games
+        );
+    } else if report.games < report.scheduled && !decided {
+        let _ = writeln!(
+            out,
+            "Incomplete: {} of the {} games scheduled (a match stopped early, or a shard missing)",
+            report.games, report.scheduled
         );
     }
     if let Some(h) = &report.head_to_head {

@@ -167,7 +167,7 @@ fn play_all(config: &MatchConfig) -> std::io::Result<(Report, Vec<GameRow>, Vec<
     records.sort_by_key(|r| (r.pair, r.game_in_pair));
     let mut report = report::build(&meta, &rows);
     // A signal after the last game is no interruption.
-    report.interrupted = interrupt::requested() && (rows.len() as u64) < total_games;
+    report.interrupted = interrupt::requested() && report.games < report.scheduled;
     Ok((report, rows, records))
 }
 
