@@ -1,6 +1,8 @@
 //! `veil match` end to end: scripted engines that play random legal moves or misbehave on
 //! purpose, determinism of the same seed, shards merged into the whole match's report.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -396,16 +398,7 @@ fn a_signal_stops_the_match_with_the_report_of_the_games_that_finished() {
             .map(|t| t.lines().count())
             .unwrap_or(0)
     };
-    let start = std::time::Instant::now();
-    while lines() < 3 && start.elapsed() < std::time::Duration::from_secs(120) {
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    assert!(lines() >= 3, "no game finished in two minutes");
-    // SAFETY: a plain system call on the child's pid.
-    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) }, 0);
-    let output = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(output.status.code(), Some(130), "{stdout}");
+    let stdout = common::stop_when(child, || lines() >= 3, libc::SIGTERM, false);
     assert!(stdout.contains("Interrupted: the report covers the"), "{stdout}");
     assert!(stdout.contains("Results of A vs B"), "{stdout}");
     let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
@@ -461,16 +454,8 @@ fn ctrl_c_stops_a_levels_ladder_with_the_fit_of_the_games_that_finished() {
             .map(|t| t.matches("[Result ").count())
             .unwrap_or(0)
     };
-    let start = std::time::Instant::now();
-    while finished() < 3 && start.elapsed() < std::time::Duration::from_secs(120) {
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    assert!(finished() >= 3, "no game finished in two minutes");
-    // SAFETY: a plain system call on the child's process group, as a terminal's Ctrl-C.
-    assert_eq!(unsafe { libc::kill(-(child.id() as libc::pid_t), libc::SIGINT) }, 0);
-    let output = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(output.status.code(), Some(130), "{stdout}");
+    // SIGINT to the whole process group, as a terminal's Ctrl-C.
+    let stdout = common::stop_when(child, || finished() >= 3, libc::SIGINT, true);
     assert!(stdout.contains("Interrupted: the fit covers the"), "{stdout}");
     let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(report["interrupted"], true);

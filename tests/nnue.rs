@@ -2,6 +2,8 @@
 //! (both variants), the network file and the training records round-trip, and a tiny
 //! network trains end to end.
 
+mod common;
+
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use veil::nnue::{default_network, evaluate_from_scratch, AccumulatorStack, Base, Network};
@@ -41,6 +43,34 @@ fn random_game(start: Position, plies: usize, rng: &mut Xoshiro256PlusPlus) -> V
         let reveal = draw(&position, m, rng);
         position = position.play(m, reveal);
         positions.push(position.clone());
+    }
+    positions
+}
+
+/// A test's training schedule: rate 0.003 falling to `final_rate_share` of it, 2 threads.
+fn schedule(epochs: usize, batch: usize, final_rate_share: f32) -> Schedule {
+    Schedule {
+        epochs,
+        batch,
+        rate: 0.003,
+        final_rate_share,
+        threads: 2,
+        seed: 1,
+    }
+}
+
+/// The positions of `games` random games of 40 plies (seeded by `seed`); game `g` is plain
+/// chess where `plain(g)`, covered chess elsewhere.
+fn random_games(seed: u64, games: u64, plain: impl Fn(u64) -> bool) -> Vec<Position> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut positions = Vec::new();
+    for game in 0..games {
+        let start = if plain(game) {
+            Position::standard_start()
+        } else {
+            Position::covered_start()
+        };
+        positions.extend(random_game(start, 40, &mut rng));
     }
     positions
 }
@@ -150,35 +180,20 @@ fn records_round_trip() {
 #[test]
 fn a_tiny_network_trains_end_to_end() {
     // Data: positions of random games, labelled by material from the mover's view.
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
     let mut samples = Vec::new();
-    for game in 0..60 {
-        let position = if game % 2 == 0 {
-            Position::covered_start()
-        } else {
-            Position::standard_start()
+    for position in random_games(5, 60, |game| game % 2 == 1) {
+        let score = veil::search::eval::evaluate(&position).clamp(-2000, 2000) as i16;
+        let record = Record {
+            position,
+            score,
+            result: 1,
         };
-        for position in random_game(position, 40, &mut rng) {
-            let score = veil::search::eval::evaluate(&position).clamp(-2000, 2000) as i16;
-            let record = Record {
-                position: position.clone(),
-                score,
-                result: 1,
-            };
-            samples.push(Sample::from_record(&record, 0.0, 190.0, 0));
-        }
+        samples.push(Sample::from_record(&record, 0.0, 190.0, 0));
     }
     let held_out = samples.split_off(samples.len() * 9 / 10);
     let mut network = FloatNetwork::random(9, Base::Nothing);
     let before = loss(&network, &held_out);
-    let schedule = Schedule {
-        epochs: 15,
-        batch: 256,
-        rate: 0.003,
-        final_rate_share: 0.2,
-        threads: 2,
-        seed: 1,
-    };
+    let schedule = schedule(15, 256, 0.2);
     let mut reports = Vec::new();
     train(&mut network, &samples, &held_out, &schedule, |report| {
         reports.push(*report)
@@ -284,14 +299,7 @@ fn veil_datagen_records_train_a_network() {
     let samples: Vec<Sample> = more.iter().map(|r| Sample::from_record(r, 0.5, 190.0, 0)).collect();
     let mut network = FloatNetwork::random(2, Base::Nothing);
     let before = loss(&network, &samples);
-    let schedule = Schedule {
-        epochs: 5,
-        batch: 64,
-        rate: 0.003,
-        final_rate_share: 0.5,
-        threads: 2,
-        seed: 1,
-    };
+    let schedule = schedule(5, 64, 0.5);
     train(&mut network, &samples, &samples, &schedule, |_| {});
     assert!(loss(&network, &samples) < before);
     std::fs::remove_dir_all(&dir).ok();
@@ -360,14 +368,7 @@ fn a_correction_learns_what_the_base_lacks() {
     let held_out = samples.split_off(samples.len() * 9 / 10);
     let mut network = FloatNetwork::random(5, Base::Nothing).correcting(Base::HandWritten);
     let before = loss(&network, &held_out);
-    let schedule = Schedule {
-        epochs: 10,
-        batch: 128,
-        rate: 0.003,
-        final_rate_share: 0.2,
-        threads: 2,
-        seed: 1,
-    };
+    let schedule = schedule(10, 128, 0.2);
     train(&mut network, &samples, &held_out, &schedule, |_| {});
     let after = loss(&network, &held_out);
     assert!(after < before * 0.5, "held-out loss {before} -> {after}");
@@ -439,14 +440,7 @@ fn output_buckets_start_as_the_one_layer_and_learn_apart() {
         }
     }
     let held_out = samples.split_off(samples.len() * 9 / 10);
-    let schedule = Schedule {
-        epochs: 8,
-        batch: 128,
-        rate: 0.003,
-        final_rate_share: 0.2,
-        threads: 2,
-        seed: 1,
-    };
+    let schedule = schedule(8, 128, 0.2);
     let mut one = FloatNetwork::random(16, Base::Nothing).correcting(Base::HandWritten);
     let mut eight = one.clone().bucketed();
     train(&mut one, &samples, &held_out, &schedule, |_| {});
@@ -468,23 +462,17 @@ fn a_teacher_labels_positions_with_its_own_evaluation() {
     use veil::search::eval::base_score;
     use veil::training::teacher::taught;
     let teacher = default_network();
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
-    let mut records = Vec::new();
-    for game in 0..20 {
-        let start = if game % 4 == 0 {
-            Position::standard_start()
-        } else {
-            Position::covered_start()
-        };
-        for position in random_game(start, 40, &mut rng) {
+    let records: Vec<Record> = random_games(21, 20, |game| game % 4 == 0)
+        .into_iter()
+        .map(|position| {
             let record = Record {
                 position,
                 score: 0,
                 result: 2,
             };
-            records.push(taught(&record, &teacher));
-        }
-    }
+            taught(&record, &teacher)
+        })
+        .collect();
     let sample = |record: &Record, base: Base| {
         Sample::from_record(record, 0.0, 400.0, base_score(base, &record.position, false))
     };
@@ -503,14 +491,7 @@ fn a_teacher_labels_positions_with_its_own_evaluation() {
     let samples: Vec<Sample> = records.iter().map(|r| sample(r, Base::Nothing)).collect();
     let mut network = FloatNetwork::random(4, Base::Nothing);
     let before = loss(&network, &samples);
-    let schedule = Schedule {
-        epochs: 10,
-        batch: 128,
-        rate: 0.003,
-        final_rate_share: 0.3,
-        threads: 2,
-        seed: 1,
-    };
+    let schedule = schedule(10, 128, 0.3);
     train(&mut network, &samples, &samples, &schedule, |_| {});
     assert!(loss(&network, &samples) < before * 0.7);
 }
@@ -529,16 +510,8 @@ fn a_signal_stops_datagen_with_whole_games_written() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let start = std::time::Instant::now();
     let size = || std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
-    while size() < 10 * 32 && start.elapsed() < std::time::Duration::from_secs(120) {
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    // SAFETY: a plain system call on the child's pid.
-    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) }, 0);
-    let output = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(output.status.code(), Some(130), "{stdout}");
+    let stdout = common::stop_when(child, || size() >= 10 * 32, libc::SIGTERM, false);
     assert!(stdout.contains("stopped by hand"), "{stdout}");
     assert!(stdout.contains("--first-game"), "{stdout}");
     let bytes = std::fs::read(&out).unwrap();

@@ -83,3 +83,23 @@ pub fn spawn_engine(args: &[&str], vars: &[(&str, &str)], stderr: std::process::
 pub fn text(line: &[u8]) -> String {
     String::from_utf8_lossy(line).trim_end_matches('\r').to_string()
 }
+
+/// Waits (two minutes at most) until `ready` holds, then sends `signal` to `child` (to its
+/// whole process group with `group`, as a terminal's Ctrl-C does), waits for it to end, checks
+/// that it ended with exit status 130, and returns what it printed.
+#[allow(dead_code)]
+pub fn stop_when(child: std::process::Child, ready: impl Fn() -> bool, signal: libc::c_int, group: bool) -> String {
+    let start = std::time::Instant::now();
+    while !ready() && start.elapsed() < std::time::Duration::from_secs(120) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(ready(), "not ready to be stopped in two minutes");
+    let pid = child.id() as libc::pid_t;
+    let target = if group { -pid } else { pid };
+    // SAFETY: a plain system call on the child's pid (or process group).
+    assert_eq!(unsafe { libc::kill(target, signal) }, 0);
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert_eq!(output.status.code(), Some(130), "{stdout}");
+    stdout
+}
