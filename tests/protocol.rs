@@ -602,6 +602,49 @@ fn display_shows_covers_pools_fen_key_and_checkers() {
     assert_eq!(display.last().unwrap(), "Checkers: h4");
 }
 
+/// `eval`: the hand-written part, the network's output where a network evaluates the
+/// position, and their sum, in pawns from White's side; `none` in check; the position is kept.
+#[test]
+fn eval_shows_the_static_evaluation_and_its_parts() {
+    let pawns = |lines: &[String], prefix: &str| -> f64 {
+        let line = lines
+            .iter()
+            .find_map(|l| l.strip_prefix(prefix))
+            .unwrap_or_else(|| panic!("no {prefix:?} line: {lines:#?}"));
+        line.strip_suffix(" (white side)")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("{line:?}"))
+    };
+    let mut engine = Engine::covered();
+    let lines = engine.ask("eval");
+    let hand = pawns(&lines, "Hand-written evaluation: ");
+    // The embedded network is a correction (its generation is the file's).
+    let network_line = lines
+        .iter()
+        .find(|l| l.starts_with("Network (generation "))
+        .expect("a Network line");
+    assert!(network_line.contains(", a correction added to it): "), "{network_line}");
+    let network = pawns(&lines, &format!("{}: ", network_line.split(": ").next().unwrap()));
+    let total = pawns(&lines, "Final evaluation: ");
+    assert!((hand + network - total).abs() < 0.015, "{lines:#?}");
+    assert_eq!(lines.len(), 3, "{lines:#?}");
+
+    // The hand-written evaluation alone, from White's side with Black to move: a queen up.
+    engine.ok("setoption name UseNNUE value false");
+    engine.ok("position fen 4k3/8/8/8/8/8/8/3QK3 b - - 0 1");
+    let lines = engine.ask("eval");
+    assert_eq!(lines.len(), 2, "{lines:#?}");
+    let total = pawns(&lines, "Final evaluation: ");
+    assert_eq!(pawns(&lines, "Hand-written evaluation: "), total);
+    assert!(total > 5.0, "{lines:#?}");
+    assert_eq!(engine.fen(), "4k3/8/8/8/8/8/8/3QK3 b - - 0 1");
+
+    // In check: the parts, and no final evaluation.
+    engine.ok("position fen 4k3/8/8/8/8/8/8/3QK2r w - - 0 1");
+    let lines = engine.ask("eval");
+    assert_eq!(lines.last().unwrap(), "Final evaluation: none (in check)", "{lines:#?}");
+}
+
 // ----- malformed input ---------------------------------------------------------------------
 
 /// Lines that must each print exactly one `info string error:` line and change nothing. The

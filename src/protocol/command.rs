@@ -54,6 +54,8 @@ pub enum Command {
     Quit,
     /// `d`: show the position.
     Display,
+    /// `eval`: the static evaluation of the position and its parts.
+    Eval,
     /// `bench [depth]`: the node-count signature of the search.
     Bench(Option<u32>),
 }
@@ -140,6 +142,7 @@ const COMMANDS: &[&str] = &[
     "ponderhit",
     "quit",
     "d",
+    "eval",
     "bench",
 ];
 
@@ -187,6 +190,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "ponderhit" => Ok(Command::PonderHit),
         "quit" => Ok(Command::Quit),
         "d" => Ok(Command::Display),
+        "eval" => Ok(Command::Eval),
         "debug" => match args.first() {
             Some(&"on") => Ok(Command::Debug(true)),
             Some(&"off") => Ok(Command::Debug(false)),

@@ -1,7 +1,10 @@
 //! The `d` command: the board with covered pieces as `?` and their cover, both pools with
-//! the reveal odds, the extended FEN, the hash key and the checkers.
+//! the reveal odds, the extended FEN, the hash key and the checkers; and the `eval` command:
+//! the static evaluation and its parts.
 
+use crate::nnue::Base;
 use crate::rules::{cover, Color, Piece, Position, Role, Square};
+use crate::search::Breakdown;
 use std::fmt::Write as _;
 
 fn cell(position: &Position, square: Square) -> String {
@@ -81,5 +84,46 @@ pub fn render(position: &Position) -> String {
         let _ = write!(text, " {square}");
     }
     text.push('\n');
+    text
+}
+
+/// Centipawns for the side to move of `position` as pawns for White: `+0.35`.
+fn white_pawns(position: &Position, score: i32) -> String {
+    let white = score * position.side_to_move().sign();
+    format!("{:+.2}", f64::from(white) / 100.0)
+}
+
+/// The `eval` output, lines ending in `\n`: the hand-written part, the network's output and
+/// their sum, each in pawns from White's side. As Stockfish's, the final line says `none`
+/// when the side to move is in check (the search does not stand on a static evaluation there).
+pub fn evaluation(position: &Position, breakdown: &Breakdown) -> String {
+    let mut text = String::new();
+    let base_name = match breakdown.network {
+        Some((_, Base::Material, _)) => "Material part of the hand-written evaluation",
+        _ => "Hand-written evaluation",
+    };
+    if let Some(base) = breakdown.base {
+        let _ = writeln!(text, "{base_name}: {} (white side)", white_pawns(position, base));
+    }
+    if let Some((generation, base, output)) = breakdown.network {
+        let role = match base {
+            Base::Nothing => "the whole evaluation",
+            Base::HandWritten | Base::Material => "a correction added to it",
+        };
+        let _ = writeln!(
+            text,
+            "Network (generation {generation}, {role}): {} (white side)",
+            white_pawns(position, output)
+        );
+    }
+    if position.is_check() {
+        text.push_str("Final evaluation: none (in check)\n");
+    } else {
+        let _ = writeln!(
+            text,
+            "Final evaluation: {} (white side)",
+            white_pawns(position, breakdown.total)
+        );
+    }
     text
 }

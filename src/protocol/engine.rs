@@ -202,6 +202,12 @@ impl Engine {
                     self.out.line(line);
                 }
             }
+            Command::Eval => {
+                let breakdown = self.options.evaluator().breakdown(&self.position);
+                for line in display::evaluation(&self.position, &breakdown).lines() {
+                    self.out.line(line);
+                }
+            }
             Command::Bench(depth) => {
                 self.finish_search();
                 let out = self.out.clone();

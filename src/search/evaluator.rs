@@ -7,7 +7,9 @@
 //! ([`default_network`], [`plain_network`]). Which one a search uses is decided once, by its
 //! root: a root with nothing left to chance ([`Position::is_plain_chess`]) is plain chess.
 
-use crate::nnue::{default_network, plain_network, Network};
+use super::eval::{base_score, evaluate};
+use super::score::WIN;
+use crate::nnue::{default_network, evaluate_from_scratch, plain_network, Base, Network};
 use crate::rules::Position;
 use std::sync::Arc;
 
@@ -16,6 +18,19 @@ pub const NETWORK_IN_COVERED_CHESS: bool = true;
 /// Whether the engine plays plain chess with the embedded plain-chess network unless told
 /// otherwise.
 pub const NETWORK_IN_PLAIN_CHESS: bool = false;
+
+/// A position's static evaluation and its parts, in centipawns for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Breakdown {
+    /// The network that evaluates the position, if one does: its generation, its base and
+    /// its output.
+    pub network: Option<(u32, Base, i32)>,
+    /// The hand-written part: the whole evaluation without a network, the network's base
+    /// with one (none for a whole network).
+    pub base: Option<i32>,
+    /// The evaluation a search from the position starts from.
+    pub total: i32,
+}
 
 /// The static evaluation of a search.
 #[derive(Clone, Debug)]
@@ -62,6 +77,30 @@ impl Evaluator {
                 }
             }
             Evaluator::HandWritten => None,
+        }
+    }
+
+    /// The static evaluation of `position` as a search from it sees it (before a weaker
+    /// level's noise and cover misjudgement and the correction history), with its parts.
+    pub fn breakdown(&self, position: &Position) -> Breakdown {
+        match self.network_for(position) {
+            None => {
+                let score = evaluate(position);
+                Breakdown {
+                    network: None,
+                    base: Some(score),
+                    total: score,
+                }
+            }
+            Some(network) => {
+                let base = base_score(network.base, position, false);
+                let output = evaluate_from_scratch(network, position);
+                Breakdown {
+                    network: Some((network.generation, network.base, output)),
+                    base: (network.base != Base::Nothing).then_some(base),
+                    total: (base + output).clamp(-WIN + 1, WIN - 1),
+                }
+            }
         }
     }
 

@@ -39,7 +39,7 @@ mod worker;
 pub use ablation::Ablation;
 pub use control::SearchControl;
 pub use driver::{run, run_with_memory};
-pub use evaluator::{Evaluator, NETWORK_IN_COVERED_CHESS, NETWORK_IN_PLAIN_CHESS};
+pub use evaluator::{Breakdown, Evaluator, NETWORK_IN_COVERED_CHESS, NETWORK_IN_PLAIN_CHESS};
 pub use job::{Report, SearchJob, SearchResult};
 pub use limits::{Limits, MAX_DEPTH, MAX_PLY};
 pub use memory::SearchMemory;
