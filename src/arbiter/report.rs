@@ -204,6 +204,16 @@ impl MatchMeta {
     }
 }
 
+impl Report {
+    /// Whether an SPRT reached its verdict (the match then stops before its last game).
+    pub fn sprt_decided(&self) -> bool {
+        self.head_to_head
+            .as_ref()
+            .and_then(|h| h.sprt.as_ref())
+            .is_some_and(|s| s.verdict != "continue")
+    }
+}
+
 /// The SPRT verdict's name.
 fn verdict_name(verdict: Option<SprtVerdict>) -> &'static str {
     match verdict {
@@ -355,18 +365,13 @@ pub fn render(report: &Report) -> String {
             .map(|s| format!(", shard {s}"))
             .unwrap_or_default()
     );
-    let decided = report
-        .head_to_head
-        .as_ref()
-        .and_then(|h| h.sprt.as_ref())
-        .is_some_and(|s| s.verdict != "continue");
     if report.interrupted {
         let _ = writeln!(
             out,
             "Interrupted: the report covers the {} games that finished; games in progress were not counted",
             report.games
         );
-    } else if report.games < report.scheduled && !decided {
+    } else if report.games < report.scheduled && !report.sprt_decided() {
         let _ = writeln!(
             out,
             "Incomplete: {} of the {} games scheduled (a match stopped early, or a shard missing)",

@@ -147,12 +147,7 @@ fn play_all(config: &MatchConfig) -> std::io::Result<(Report, Vec<GameRow>, Vec<
             progress.update(rows.len() as u64, &status(&report));
             pending.insert((finished.row.pair, finished.row.game), finished);
             write_ready(&mut pending, &mut expected, &mut outputs, &config.event, false)?;
-            if report
-                .head_to_head
-                .as_ref()
-                .and_then(|h| h.sprt.as_ref())
-                .is_some_and(|s| s.verdict != "continue")
-            {
+            if report.sprt_decided() {
                 stop.store(true, Ordering::Relaxed);
             }
         }

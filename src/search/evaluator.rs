@@ -19,6 +19,12 @@ pub const NETWORK_IN_COVERED_CHESS: bool = true;
 /// otherwise.
 pub const NETWORK_IN_PLAIN_CHESS: bool = false;
 
+/// A network's evaluation: its `output` added to its `base`'s score, kept off the mate scores.
+#[inline]
+pub fn with_base(base: i32, output: i32) -> i32 {
+    (base + output).clamp(-WIN + 1, WIN - 1)
+}
+
 /// A position's static evaluation and its parts, in centipawns for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Breakdown {
@@ -98,7 +104,7 @@ impl Evaluator {
                 Breakdown {
                     network: Some((network.generation, network.base, output)),
                     base: (network.base != Base::Nothing).then_some(base),
-                    total: (base + output).clamp(-WIN + 1, WIN - 1),
+                    total: with_base(base, output),
                 }
             }
         }

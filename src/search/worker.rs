@@ -4,6 +4,7 @@
 
 use super::ablation::Feature;
 use super::eval::{base_score, evaluate_with};
+use super::evaluator::with_base;
 use super::history::PieceTo;
 use super::job::SearchJob;
 use super::limits::MAX_PLY;
@@ -140,7 +141,7 @@ impl<'a> Worker<'a> {
         let mut score = match &mut self.network {
             Some((network, stack)) => {
                 let base = base_score(network.base, position, flavour.naive_covers);
-                (stack.evaluate(network, position, ply) + base).clamp(-WIN + 1, WIN - 1)
+                with_base(base, stack.evaluate(network, position, ply))
             }
             None => evaluate_with(position, flavour.naive_covers),
         };
