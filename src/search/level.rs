@@ -91,7 +91,7 @@ pub struct LevelParams {
     #[serde(default)]
     pub recapture_pct: u8,
     /// Percent of moves that are lapses: searched with `lapse_nodes` nodes at most.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub lapse_pct: u8,
     /// `lapse_pct` in plain chess, where the level needs one of its own (none: `lapse_pct`
     /// in both variants).
@@ -103,7 +103,7 @@ pub struct LevelParams {
     /// When the level is ahead, the choice weighs a move's loss in winning chances, not
     /// centipawns (see [`choice_scale`]): a won position is played loosely, an even one as
     /// carefully as before, a lost one as stubbornly.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub chances_when_ahead: bool,
     /// `chances_when_ahead` in plain chess (none: `chances_when_ahead` in both variants).
     #[serde(default)]
@@ -115,6 +115,16 @@ pub struct LevelParams {
     /// The level's Elo on the covered-chess ladder (its own scale, Level 5 pinned), if known.
     #[serde(default)]
     pub covered_elo: Option<f64>,
+}
+
+/// Whether a percentage is 0, its default (a written table leaves it out).
+fn is_zero(value: &u8) -> bool {
+    *value == 0
+}
+
+/// Whether a switch is off, its default (a written table leaves it out).
+fn is_false(value: &bool) -> bool {
+    !*value
 }
 
 /// A field with a plain-chess override: the override in plain chess if there is one, else
@@ -644,6 +654,9 @@ mod tests {
         })
         .unwrap();
         assert_eq!(LevelTable::parse(&json), Ok(table));
+        // Fields at their defaults are left out, as in the compiled-in file.
+        let level_5 = text.rsplit("[[level]]").next().unwrap();
+        assert!(!level_5.contains("lapse_pct") && !level_5.contains("chances_when_ahead"));
     }
 
     #[test]
