@@ -25,7 +25,10 @@
 # LADDER_GAMES (a step), CHESS_TARGETS (plain chess, Levels 1..4, and a fifth that is not
 # used: Level 5 is full strength), CHESS_PROBE_GAMES, CHESS_ITERATIONS, ANCHOR_GAMES (a level
 # against one anchor), TC, CONCURRENCY, SEED, FROM (a levels file to start from instead of
-# the compiled-in table), STOCKFISH, SKIP_COVERED (reuse OUT_DIR/tuned.toml and covered.json
+# the compiled-in table), PRECISION (probe a covered level until the fit's 95% error at its
+# node cap is within this many Elo, ITERATIONS probes at most; every probe is kept in
+# OUT_DIR/journal.jsonl, and a rerun into the same OUT_DIR takes up the probes that still
+# apply, so a precision can be reached over several runs), STOCKFISH, SKIP_COVERED (reuse OUT_DIR/tuned.toml and covered.json
 # from an earlier run), KEEP_LEVELS_NETWORK (tune with the levels' network as it is).
 
 set -euo pipefail
@@ -46,6 +49,10 @@ TC=${TC:-5+0.05}
 CONCURRENCY=${CONCURRENCY:-2}
 SEED=${SEED:-1}
 STOCKFISH=${STOCKFISH:-/usr/games/stockfish}
+precision=()
+if [ -n "${PRECISION:-}" ]; then
+    precision=(--precision "$PRECISION" --journal "$out/journal.jsonl")
+fi
 
 if [ -z "${KEEP_LEVELS_NETWORK:-}" ]; then
     cp "$root/networks/default.nnue" "$root/networks/levels.nnue"
@@ -60,7 +67,7 @@ fi
 if [ -z "${SKIP_COVERED:-}" ]; then
 echo "== 1. covered chess: tune to $TARGETS, then a ladder of $LADDER_GAMES games a step"
 "$veil" levels "${from[@]}" --tune --variant covered --targets "$TARGETS" \
-    --probe-games "$PROBE_GAMES" --iterations "$ITERATIONS" --write "$out/tuned.toml" \
+    --probe-games "$PROBE_GAMES" --iterations "$ITERATIONS" "${precision[@]}" --write "$out/tuned.toml" \
     --ladder --games "$LADDER_GAMES" --tc "$TC" --concurrency "$CONCURRENCY" --seed "$SEED" \
     --quiet --json "$out/covered.json" --svg "$out/levels-covered.svg" | tee "$out/covered.log"
 fi

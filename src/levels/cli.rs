@@ -95,6 +95,15 @@ pub struct LevelsArgs {
     /// The levels to tune, comma-separated (of 1-4); the others keep their rows.
     #[arg(long, value_delimiter = ',', default_value = "1,2,3,4")]
     tune_levels: Vec<u8>,
+    /// While tuning, probe a level until the fitted line's 95% error at the node cap it picks
+    /// is within this many Elo (--iterations is then the most probes a run plays a level).
+    #[arg(long)]
+    precision: Option<f64>,
+    /// While tuning, keep every probe in this file (JSON lines) and take up the probes of
+    /// earlier runs that played the same row against the same opponent under the same
+    /// conditions, so that a tuning can go on over several runs.
+    #[arg(long)]
+    journal: Option<PathBuf>,
     /// No line per finished game.
     #[arg(long)]
     quiet: bool,
@@ -286,14 +295,30 @@ fn run(args: &LevelsArgs) -> Result<bool, String> {
             work_file: &work,
             anchors: &anchors,
             levels: &args.tune_levels,
+            precision: args.precision,
+            journal: args.journal.as_deref(),
         };
-        let (tuned, _) = tune::tune(&template, &command, &table, &goal, |probe| {
+        let (tuned, levels) = tune::tune(&template, &command, &table, &goal, |probe| {
             println!(
-                "probe: L{} nodes {} choice x{:.2} scored {:+.0} +/- {:.0} against {} (target {:+.0})",
-                probe.level, probe.nodes, probe.choice, probe.measured, probe.error, probe.opponent, probe.target
+                "probe{}: L{} nodes {} choice x{:.2} scored {:+.0} +/- {:.0} in {} games against {} (target {:+.0})",
+                if probe.reused { " (journal)" } else { "" },
+                probe.level,
+                probe.nodes,
+                probe.choice,
+                probe.measured,
+                probe.error,
+                probe.games,
+                probe.opponent,
+                probe.target
             )
         })
         .map_err(|e| e.to_string())?;
+        for level in &levels {
+            println!(
+                "tuned: L{} nodes {} choice x{:.2}, +/- {:.0} Elo at 95% (the fit of {} probes, {} games, {} of them from the journal)",
+                level.level, level.nodes, level.choice, level.error, level.probes, level.games, level.reused_games
+            );
+        }
         let _ = std::fs::remove_file(&work);
         std::fs::write(&args.write, tuned.to_toml()).map_err(|e| format!("{}: {e}", args.write.display()))?;
         println!("Wrote {}", args.write.display());

@@ -27,12 +27,20 @@
 //! level's own plain-chess node cap (`chess_nodes`), which leaves its covered play alone: the
 //! noise and temperature the two variants share are not touched, and no further than
 //! [`MAX_TIME_RAISE`] times the time cap's worth of nodes.
+//!
+//! How sure the fit is: the line's 95% error at the node cap it picks (its Elo there, against
+//! the level above or the anchor). With a precision, a level is probed until that error is
+//! within it (or its probes run out). With a journal, every probe is kept in a file, and a
+//! later run of the same tuning takes up the probes of the earlier ones that played the same
+//! row against the same opponent in the same conditions, so a precision that needs more games
+//! than one run can give is reached over several runs.
 
 use super::anchored;
 use super::calibrate::Player;
 use crate::arbiter::engine::EngineSpec;
 use crate::arbiter::record::Variant;
 use crate::arbiter::runner::{self, MatchConfig};
+use crate::rules::splitmix::mix;
 use crate::search::level::{LevelParams, LevelTable};
 use std::path::Path;
 
@@ -59,7 +67,7 @@ const MAX_COOLING: f64 = 4.0;
 const MAX_TIME_RAISE: u64 = 4;
 
 /// One probe match of a tuning run.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Probe {
     pub level: u8,
     /// Whom the level played: the level above or an anchor.
@@ -71,6 +79,33 @@ pub struct Probe {
     pub measured: f64,
     pub error: f64,
     pub target: f64,
+    /// Games the probe played.
+    pub games: u64,
+    /// Where on the level's axis the probe stood.
+    pub x: f64,
+    /// The row the level played, as a levels file writes it.
+    pub row: String,
+    /// What else decides the result: variant, time control, openings and the opponent (its
+    /// row, or the anchor's command and options). A journal's probe is taken up only by a
+    /// tuning whose context and row are the same.
+    pub context: String,
+    /// Taken up from the journal, not played by this run.
+    #[serde(skip)]
+    pub reused: bool,
+}
+
+/// The result of tuning one level.
+#[derive(Clone, Debug)]
+pub struct Tuned {
+    pub level: u8,
+    pub nodes: u64,
+    pub choice: f64,
+    /// The 95% error of the fit at the chosen point, in Elo (infinite without probes).
+    pub error: f64,
+    /// Probes and games behind the fit, of them taken up from the journal.
+    pub probes: usize,
+    pub games: u64,
+    pub reused_games: u64,
 }
 
 /// The engine spec of `level` reading its parameters from `levels_file`.
@@ -100,51 +135,84 @@ pub struct TuneGoal<'a> {
     pub anchors: &'a [Player],
     /// The levels to tune (of 1..=4); the others keep their rows.
     pub levels: &'a [u8],
+    /// Probe a level until the fit's 95% error at its chosen point is within this many Elo
+    /// (`iterations` is then the most probes a run plays for it).
+    pub precision: Option<f64>,
+    /// Where probes are kept between runs (JSON lines), and taken up from.
+    pub journal: Option<&'a Path>,
 }
 
 /// Tunes levels 4 down to 1 of `table` to the goal's targets. `template` supplies the time
-/// control, variant, openings, concurrency and seed. `log` hears of every probe. The tuned
-/// levels (all five without anchors: Level 5 is the pinned top) take their targets as their
-/// Elos in the variant.
+/// control, variant, openings, concurrency and seed. `log` hears of every probe, those taken
+/// up from the journal included. The tuned levels (all five without anchors: Level 5 is the
+/// pinned top) take their targets as their Elos in the variant.
 pub fn tune(
     template: &MatchConfig,
     command: &str,
     table: &LevelTable,
     goal: &TuneGoal,
     mut log: impl FnMut(&Probe),
-) -> std::io::Result<(LevelTable, Vec<Probe>)> {
-    let TuneGoal {
-        targets,
-        probe_games,
-        iterations,
-        work_file,
-        anchors,
-        levels,
-    } = *goal;
+) -> std::io::Result<(LevelTable, Vec<Tuned>)> {
     let covered = template.variant == Variant::Covered;
+    let journal = match goal.journal {
+        Some(path) => read_journal(path)?,
+        None => Vec::new(),
+    };
     let mut table = *table;
-    let mut probes = Vec::new();
-    for index in (0..4).rev().filter(|&i| levels.contains(&(i as u8 + 1))) {
+    let mut tuned = Vec::new();
+    for index in (0..4).rev().filter(|&i| goal.levels.contains(&(i as u8 + 1))) {
         let level = index as u8 + 1;
-        let (opponent, wanted) = match nearest_anchor(anchors, targets[index]) {
-            Some(anchor) => (anchor.spec.clone(), targets[index] - anchor.nominal.unwrap_or(0.0)),
+        let target = goal.targets[index];
+        let (opponent, wanted, described) = match nearest_anchor(goal.anchors, target) {
+            Some(anchor) => (
+                anchor.spec.clone(),
+                target - anchor.nominal.unwrap_or(0.0),
+                format!(
+                    "anchor {} {} {:?} {:?}",
+                    anchor.spec.name, anchor.spec.command, anchor.spec.args, anchor.spec.options
+                ),
+            ),
             None => (
-                level_spec(command, level + 1, Some(work_file)),
-                targets[index] - targets[index + 1],
+                level_spec(command, level + 1, Some(goal.work_file)),
+                target - goal.targets[index + 1],
+                format!("Level {}\n{}", level + 1, row_text(&table.levels[index + 1])),
             ),
         };
-        let mut tried: Vec<Point> = Vec::new();
+        let context = format!("{}\nopponent {described}", conditions(template));
         let base = table.levels[index];
         let axis = Axis::of(&base, covered);
-        let mut x = axis.start(&base);
-        table.levels[index].depth = None;
-        for round in 0..iterations.max(1) {
-            axis.set(&mut table.levels[index], &base, x);
-            std::fs::write(work_file, table.to_toml())?;
+        let row_at = |x: f64| {
+            let mut params = base;
+            params.depth = None;
+            axis.set(&mut params, &base, x);
+            params
+        };
+        let mut tried: Vec<Probe> = taken_up(&journal, level, &context, row_at)
+            .map(|p| Probe {
+                opponent: opponent.name.clone(),
+                target: wanted,
+                ..p
+            })
+            .collect();
+        tried.iter().for_each(&mut log);
+        let mut x = match tried.is_empty() {
+            true => axis.start(&base),
+            false => next_point(&axis, &tried, wanted),
+        };
+        for round in 0..goal.iterations.max(1) {
+            let line = fit_line(&points(&tried));
+            if goal.precision.is_some_and(|p| line.error_at(x) <= p) {
+                break;
+            }
+            table.levels[index] = row_at(x);
+            std::fs::write(goal.work_file, table.to_toml())?;
             let mut config = template.clone();
-            config.engines = vec![level_spec(command, level, Some(work_file)), opponent.clone()];
-            config.games_per_encounter = probe_games;
-            config.seed = template.seed.wrapping_add(u64::from(level) * 1000 + u64::from(round));
+            config.engines = vec![level_spec(command, level, Some(goal.work_file)), opponent.clone()];
+            config.games_per_encounter = goal.probe_games;
+            let played = tried.len() as u64;
+            config.seed = template
+                .seed
+                .wrapping_add(u64::from(level) * 1000 + played.max(u64::from(round)));
             config.pgn = None;
             config.results = None;
             config.shard = None;
@@ -157,36 +225,140 @@ pub fn tune(
                 ));
             }
             let head = report.head_to_head.as_ref();
-            let measured = head.map_or(0.0, |h| h.elo).clamp(-800.0, 800.0);
-            let error = head.map_or(f64::INFINITY, |h| h.elo_error);
             let probe = Probe {
                 level,
                 opponent: opponent.name.clone(),
                 nodes: table.levels[index].nodes_in(covered).unwrap_or(0),
                 choice: axis.choice(x),
-                measured,
-                error,
+                measured: head.map_or(0.0, |h| h.elo).clamp(-800.0, 800.0),
+                error: head.map_or(f64::INFINITY, |h| h.elo_error),
                 target: wanted,
+                games: head.map_or(0, |h| h.wins + h.draws + h.losses),
+                x,
+                row: row_text(&table.levels[index]),
+                context: context.clone(),
+                reused: false,
             };
             log(&probe);
-            probes.push(probe);
-            tried.push(Point {
-                log_nodes: x,
-                elo: measured,
-                error,
-            });
-            let line = fit_line(&tried);
-            x = axis.clamp(x + (line.log_nodes_at(wanted) - x).clamp(-MAX_STEP, MAX_STEP));
+            if let Some(path) = goal.journal {
+                append_journal(path, &probe)?;
+            }
+            tried.push(probe);
+            x = next_point(&axis, &tried, wanted);
         }
-        let line = fit_line(&tried);
-        axis.set(&mut table.levels[index], &base, axis.clamp(line.log_nodes_at(wanted)));
+        let line = fit_line(&points(&tried));
+        let x = axis.clamp(line.log_nodes_at(wanted));
+        table.levels[index] = row_at(x);
+        tuned.push(Tuned {
+            level,
+            nodes: table.levels[index].nodes_in(covered).unwrap_or(0),
+            choice: axis.choice(x),
+            error: line.error_at(x),
+            probes: tried.len(),
+            games: tried.iter().map(|p| p.games).sum(),
+            reused_games: tried.iter().filter(|p| p.reused).map(|p| p.games).sum(),
+        });
     }
-    for (number, (params, target)) in (1..=5u8).zip(table.levels.iter_mut().zip(targets)) {
-        if levels.contains(&number) || (number == 5 && anchors.is_empty()) {
+    for (number, (params, target)) in (1..=5u8).zip(table.levels.iter_mut().zip(goal.targets)) {
+        if goal.levels.contains(&number) || (number == 5 && goal.anchors.is_empty()) {
             params.set_elo_in(covered, target);
         }
     }
-    Ok((table, probes))
+    Ok((table, tuned))
+}
+
+/// The journal's probes of `level` that a tuning in `context` can take up: those that
+/// played the row its axis gives at their point (`row_at`), so a changed row or axis, a
+/// changed opponent or changed conditions start afresh.
+fn taken_up<'a>(
+    journal: &'a [Probe],
+    level: u8,
+    context: &'a str,
+    row_at: impl Fn(f64) -> LevelParams + 'a,
+) -> impl Iterator<Item = Probe> + 'a {
+    journal
+        .iter()
+        .filter(move |p| p.level == level && p.context == context && p.row == row_text(&row_at(p.x)))
+        .map(|p| Probe {
+            reused: true,
+            ..p.clone()
+        })
+}
+
+/// Where the next probe goes: where the line through the probes meets the target, at most
+/// [`MAX_STEP`] from the last probe.
+fn next_point(axis: &Axis, tried: &[Probe], wanted: f64) -> f64 {
+    let last = tried.last().map_or(0.0, |p| p.x);
+    let line = fit_line(&points(tried));
+    axis.clamp(last + (line.log_nodes_at(wanted) - last).clamp(-MAX_STEP, MAX_STEP))
+}
+
+fn points(probes: &[Probe]) -> Vec<Point> {
+    probes
+        .iter()
+        .map(|p| Point {
+            log_nodes: p.x,
+            elo: p.measured,
+            error: p.error,
+        })
+        .collect()
+}
+
+/// A level's row as a levels file writes it, without its Elos (which a tuning sets, and which
+/// do not change how it plays).
+fn row_text(params: &LevelParams) -> String {
+    let row = LevelParams {
+        elo: None,
+        covered_elo: None,
+        ..*params
+    };
+    toml::to_string(&row).unwrap_or_default()
+}
+
+/// The conditions of a tuning's games: variant, time control, openings (their count and a
+/// digest of their FENs), adjudication.
+fn conditions(template: &MatchConfig) -> String {
+    let digest = template.openings.iter().fold(0u64, |hash, position| {
+        position.to_fen().bytes().fold(hash, |h, b| mix(h ^ u64::from(b)))
+    });
+    format!(
+        "{} {} openings {} {digest:016x} resign {:?} draw {:?} plies {:?}",
+        template.variant.name(),
+        template.settings.time_control,
+        template.openings.len(),
+        template.settings.resign,
+        template.settings.draw,
+        template.settings.max_plies
+    )
+}
+
+/// The probes of a journal; none if it does not exist yet. A line that is not a probe is
+/// an error, so that a damaged journal is not half read.
+fn read_journal(path: &Path) -> std::io::Result<Vec<Probe>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    text.lines()
+        .filter(|line| !line.trim().is_empty())
+        .enumerate()
+        .map(|(number, line)| {
+            serde_json::from_str(line).map_err(|e| {
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!("{}: line {}: not a probe: {e}", path.display(), number + 1),
+                )
+            })
+        })
+        .collect()
+}
+
+fn append_journal(path: &Path, probe: &Probe) -> std::io::Result<()> {
+    use std::io::Write;
+    let line = serde_json::to_string(probe).map_err(std::io::Error::other)?;
+    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path)?;
+    writeln!(file, "{line}")
 }
 
 /// The anchor whose Elo is nearest `elo` (the first of [`anchored::nearest`]).
@@ -270,16 +442,30 @@ struct Point {
     error: f64,
 }
 
-/// Elo = intercept + slope * log2(nodes).
+/// Elo = intercept + slope * log2(nodes), and how sure the fit is of it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Line {
     intercept: f64,
     slope: f64,
+    /// The probes' total weight (inverse variance), the weighted mean of their points and
+    /// the weighted sum of squares about it with the prior's share added: the line's
+    /// variance at `x` is 1/weight + (x - mean)^2 / spread.
+    weight: f64,
+    mean: f64,
+    spread: f64,
 }
 
 impl Line {
     fn log_nodes_at(&self, elo: f64) -> f64 {
         (elo - self.intercept) / self.slope
+    }
+
+    /// The 95% error of the line's Elo at `x` (infinite without probes).
+    fn error_at(&self, x: f64) -> f64 {
+        if self.weight <= 0.0 {
+            return f64::INFINITY;
+        }
+        1.96 * (1.0 / self.weight + (x - self.mean).powi(2) / self.spread).sqrt()
     }
 }
 
@@ -287,7 +473,7 @@ impl Line {
 /// (mean [`PRIOR_SLOPE`], deviation [`PRIOR_SLOPE_SD`]): with one probe the line is the
 /// prior's slope through it; with more, the probes decide. A probe's weight is its inverse
 /// variance (a probe that scored 0% or 100% has an infinite error and is given the weight
-/// of a 40-Elo-wide one, so that it still pushes the line).
+/// of one measured to ±400 Elo, so that it still pushes the line).
 fn fit_line(points: &[Point]) -> Line {
     let weight = |p: &Point| {
         let sd = if p.error.is_finite() && p.error > 0.0 {
@@ -299,9 +485,13 @@ fn fit_line(points: &[Point]) -> Line {
     };
     let total: f64 = points.iter().map(weight).sum();
     if points.is_empty() || total <= 0.0 {
+        let prior = 1.0 / (PRIOR_SLOPE_SD * PRIOR_SLOPE_SD);
         return Line {
             intercept: 0.0,
             slope: PRIOR_SLOPE,
+            weight: 0.0,
+            mean: 0.0,
+            spread: prior,
         };
     }
     let mean_x = points.iter().map(|p| weight(p) * p.log_nodes).sum::<f64>() / total;
@@ -316,6 +506,9 @@ fn fit_line(points: &[Point]) -> Line {
     Line {
         intercept: mean_y - slope * mean_x,
         slope,
+        weight: total,
+        mean: mean_x,
+        spread: sxx + prior,
     }
 }
 
@@ -465,5 +658,81 @@ mod tests {
     fn a_shutout_still_pushes_the_line() {
         let line = fit_line(&[point(64.0, -800.0, f64::INFINITY), point(512.0, -250.0, 80.0)]);
         assert!(line.slope > 0.0 && line.log_nodes_at(-250.0) > 6.0);
+    }
+
+    #[test]
+    fn the_fit_is_surest_at_its_probes_and_with_more_games() {
+        let one = fit_line(&[point(1024.0, -150.0, 60.0)]);
+        assert!((one.error_at(10.0) - 60.0).abs() < 1e-6, "{one:?}");
+        assert!(one.error_at(12.0) > 60.0);
+        let two = fit_line(&[point(1024.0, -150.0, 60.0), point(1024.0, -150.0, 60.0)]);
+        assert!((two.error_at(10.0) - 60.0 / 2f64.sqrt()).abs() < 1e-6, "{two:?}");
+        assert!(fit_line(&[]).error_at(10.0).is_infinite());
+    }
+
+    fn probe(x: f64, row: &LevelParams, context: &str) -> Probe {
+        Probe {
+            level: 3,
+            opponent: "L4".to_string(),
+            nodes: nodes_at(x),
+            choice: 1.0,
+            measured: -120.0,
+            error: 70.0,
+            target: -175.0,
+            games: 80,
+            x,
+            row: row_text(row),
+            context: context.to_string(),
+            reused: false,
+        }
+    }
+
+    #[test]
+    fn a_journal_gives_back_only_the_probes_of_the_same_row_and_context() {
+        let base = LevelParams {
+            nodes: Some(50_000),
+            movetime_ms: Some(250),
+            noise_cp: 30,
+            temperature_cp: 70,
+            elo: Some(1500.0),
+            ..LevelParams::FULL
+        };
+        let axis = Axis::of(&base, true);
+        let row_at = |x: f64| {
+            let mut params = base;
+            axis.set(&mut params, &base, x);
+            params
+        };
+        let path = std::env::temp_dir().join(format!("veil-journal-{}.jsonl", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        assert!(read_journal(&path).unwrap().is_empty());
+        let x = 60_000f64.log2();
+        let mut other_row = row_at(x);
+        other_row.candidates += 1;
+        for probe in [
+            probe(x, &row_at(x), "covered 5+0.05"),
+            probe(x, &row_at(x), "covered 10+0.1"),
+            probe(x, &other_row, "covered 5+0.05"),
+            Probe {
+                level: 2,
+                ..probe(x, &row_at(x), "covered 5+0.05")
+            },
+        ] {
+            append_journal(&path, &probe).unwrap();
+        }
+        let journal = read_journal(&path).unwrap();
+        assert_eq!(journal.len(), 4);
+        let kept: Vec<Probe> = taken_up(&journal, 3, "covered 5+0.05", row_at).collect();
+        assert_eq!(kept.len(), 1);
+        assert!(kept[0].reused && kept[0].x == x && kept[0].games == 80);
+        // The Elos a tuning writes into a row do not change how it plays.
+        let with_elo = LevelParams {
+            covered_elo: Some(1617.0),
+            ..row_at(x)
+        };
+        assert_eq!(row_text(&with_elo), row_text(&row_at(x)));
+        std::fs::write(&path, "{\"level\": 3}\n").unwrap();
+        assert!(read_journal(&path).is_err());
+        let _ = std::fs::remove_file(&path);
     }
 }
