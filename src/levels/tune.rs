@@ -39,6 +39,7 @@ use super::anchored;
 use super::calibrate::Player;
 use crate::arbiter::engine::EngineSpec;
 use crate::arbiter::record::Variant;
+use crate::arbiter::report::Report;
 use crate::arbiter::runner::{self, MatchConfig};
 use crate::rules::splitmix::mix;
 use crate::search::level::{LevelParams, LevelTable};
@@ -199,25 +200,16 @@ pub fn tune(
             true => axis.start(&base),
             false => next_point(&axis, &tried, wanted),
         };
-        for round in 0..goal.iterations.max(1) {
+        for _ in 0..goal.iterations.max(1) {
             let line = fit_line(&points(&tried));
             if goal.precision.is_some_and(|p| line.error_at(x) <= p) {
                 break;
             }
             table.levels[index] = row_at(x);
             std::fs::write(goal.work_file, table.to_toml())?;
-            let mut config = template.clone();
-            config.engines = vec![level_spec(command, level, Some(goal.work_file)), opponent.clone()];
-            config.games_per_encounter = goal.probe_games;
-            let played = tried.len() as u64;
-            config.seed = template
-                .seed
-                .wrapping_add(u64::from(level) * 1000 + played.max(u64::from(round)));
-            config.pgn = None;
-            config.results = None;
-            config.shard = None;
-            config.sprt = None;
-            let report = runner::run(&config)?;
+            let engines = vec![level_spec(command, level, Some(goal.work_file)), opponent.clone()];
+            let seed = template.seed.wrapping_add(u64::from(level) * 1000 + tried.len() as u64);
+            let report = play_probe(template, engines, goal.probe_games, seed)?;
             if report.interrupted {
                 return Err(std::io::Error::new(
                     std::io::ErrorKind::Interrupted,
@@ -265,6 +257,22 @@ pub fn tune(
         }
     }
     Ok((table, tuned))
+}
+
+/// Plays one probe match: `engines` as `template` plays its games, but `games` of them,
+/// with `seed`, and no files written.
+fn play_probe(template: &MatchConfig, engines: Vec<EngineSpec>, games: u64, seed: u64) -> std::io::Result<Report> {
+    let config = MatchConfig {
+        engines,
+        games_per_encounter: games,
+        seed,
+        pgn: None,
+        results: None,
+        shard: None,
+        sprt: None,
+        ..template.clone()
+    };
+    runner::run(&config)
 }
 
 /// The journal's probes of `level` that a tuning in `context` can take up: those that
