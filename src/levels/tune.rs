@@ -76,8 +76,10 @@ pub struct Probe {
     pub nodes: u64,
     /// The share of its table's noise and temperature the level played with.
     pub choice: f64,
-    /// The level's measured Elo against the level above, with its 95% error.
+    /// The level's measured Elo against the level above, with its 95% error (infinite after
+    /// a shutout; a journal writes it as null).
     pub measured: f64,
+    #[serde(with = "infinite_as_null")]
     pub error: f64,
     pub target: f64,
     /// Games the probe played.
@@ -93,6 +95,22 @@ pub struct Probe {
     /// Taken up from the journal, not played by this run.
     #[serde(skip)]
     pub reused: bool,
+}
+
+/// JSON has no infinity: an infinite error is written as null and read back as infinite.
+mod infinite_as_null {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+        match value.is_finite() {
+            true => serializer.serialize_f64(*value),
+            false => serializer.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(deserializer)?.unwrap_or(f64::INFINITY))
+    }
 }
 
 /// The result of tuning one level.
@@ -725,14 +743,20 @@ mod tests {
                 level: 2,
                 ..probe(x, &row_at(x), "covered 5+0.05")
             },
+            Probe {
+                error: f64::INFINITY,
+                ..probe(x + 1.0, &row_at(x + 1.0), "covered 5+0.05")
+            },
         ] {
             append_journal(&path, &probe).unwrap();
         }
         let journal = read_journal(&path).unwrap();
-        assert_eq!(journal.len(), 4);
+        assert_eq!(journal.len(), 5);
         let kept: Vec<Probe> = taken_up(&journal, 3, "covered 5+0.05", row_at).collect();
-        assert_eq!(kept.len(), 1);
+        assert_eq!(kept.len(), 2);
         assert!(kept[0].reused && kept[0].x == x && kept[0].games == 80);
+        // A shutout's infinite error comes back infinite.
+        assert!(kept[0].error == 70.0 && kept[1].error.is_infinite());
         // The Elos a tuning writes into a row do not change how it plays.
         let with_elo = LevelParams {
             covered_elo: Some(1617.0),
