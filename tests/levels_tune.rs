@@ -54,7 +54,10 @@ fn a_tuning_takes_up_the_probes_its_journal_kept() {
     let second = tune(&dir, "1");
     assert_eq!(second.matches("probe (journal): L1 nodes").count(), 2, "{second}");
     assert_eq!(second.matches("probe: L1 nodes").count(), 1, "{second}");
-    assert!(second.contains("(the fit of 3 probes, 6 games, 4 of them from the journal)"), "{second}");
+    assert!(
+        second.contains("(the fit of 3 probes, 6 games, 4 of them from the journal)"),
+        "{second}"
+    );
     let journal = std::fs::read_to_string(dir.join("journal.jsonl")).unwrap();
     assert_eq!(journal.lines().count(), 3, "{journal}");
     let _ = std::fs::remove_dir_all(&dir);

@@ -432,7 +432,17 @@ fn ctrl_c_stops_a_levels_ladder_with_the_fit_of_the_games_that_finished() {
         return;
     };
     let (pgn, json, svg) = (temp("ladder.pgn"), temp("ladder.json"), temp("ladder.svg"));
-    let child = Command::new(veil())
+    let mut command = Command::new(veil());
+    // A terminal's foreground job hears SIGINT; a background job of a shell ignores it, and
+    // the child would inherit that (and rightly keep ignoring it). Run it as the foreground.
+    // SAFETY: between fork and exec, only `signal`, which is async-signal-safe.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let child = command
         .arg("levels")
         .args([
             "--engine-cmd",
