@@ -121,8 +121,10 @@ pub fn run_with_memory(
             let tables = memory.take(0, &job.level, job.seed, job.evaluator.key_for(&job.position));
             let mut worker = Worker::new(job, &shared, 0, tables);
             // A weaker level chooses among its best few moves: search that many lines and
-            // show the GUI only the ones it asked for.
-            let choosing = job.level.candidates > 1 && job.level.temperature_cp > 0;
+            // show the GUI only the ones it asked for. A lapse glances at one line and plays
+            // it: its few nodes spread over several lines would see one ply, and miss even a
+            // check that forks (a person's glance looks at one move, and at its replies).
+            let choosing = !lapse && job.level.candidates > 1 && job.level.temperature_cp > 0;
             let lines = if choosing {
                 job.multipv.max(job.level.candidates.min(root_moves.len()))
             } else {
