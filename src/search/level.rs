@@ -21,8 +21,9 @@
 //! - now and then it does not look: on `lapse_pct` percent of its moves (drawn from the
 //!   position and the `Seed`) it searches only `lapse_nodes` nodes, one line, and plays that
 //!   line's move, so it misses what a glance misses (a threat two moves deep) as a person
-//!   does, rather than giving material away for nothing. That is where a level's blunders come from; the choice above only adds
-//!   small errors, since `max_loss_cp` bounds it by the level's own scores.
+//!   does, rather than giving material away for nothing. That is where a level's blunders
+//!   come from; the choice above only adds small errors, since `max_loss_cp` bounds it by
+//!   the level's own scores.
 
 use super::limits::Limits;
 use crate::rules::splitmix::mix;
