@@ -3,12 +3,11 @@
 
 mod common;
 
-use common::veil;
+use common::{scratch_dir, veil};
 
 #[test]
 fn a_one_game_profile_judges_every_move() {
-    let dir = std::env::temp_dir().join(format!("veil-profile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("profile");
     let json = dir.join("profile.json");
     let pgn = dir.join("games.pgn");
     let moves = dir.join("moves.jsonl");

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::veil;
+use common::{scratch_dir, veil};
 
 fn tune(dir: &std::path::Path, iterations: &str) -> String {
     let journal = dir.join("journal.jsonl");
@@ -41,9 +41,7 @@ fn tune(dir: &std::path::Path, iterations: &str) -> String {
 
 #[test]
 fn a_tuning_takes_up_the_probes_its_journal_kept() {
-    let dir = std::env::temp_dir().join(format!("veil-tune-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("tune");
     let first = tune(&dir, "2");
     assert_eq!(first.matches("probe: L1 nodes").count(), 2, "{first}");
     assert!(!first.contains("(journal)"), "{first}");

@@ -28,6 +28,16 @@ pub fn veil(args: &[&str]) -> std::process::Output {
         .expect("veil runs")
 }
 
+/// An empty scratch directory for one test of this process (`veil-<tag>-<pid>` under the
+/// system's temporary directory), whatever an earlier run left there.
+#[allow(dead_code)]
+pub fn scratch_dir(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("veil-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
 /// A `veil` engine process with piped stdin and stdout.
 #[allow(dead_code)]
 pub struct Spawned {
