@@ -71,7 +71,6 @@ fn a_one_game_profile_judges_every_move() {
     assert!(lines
         .iter()
         .all(|l| l["class"].is_string() && l["loss"].as_f64().unwrap() >= 0.0));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

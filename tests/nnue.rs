@@ -226,8 +226,7 @@ fn a_tiny_network_trains_end_to_end() {
 #[test]
 fn veil_datagen_records_train_a_network() {
     use veil::training::datagen::{self, Settings, VariantChoice};
-    let dir = std::env::temp_dir().join(format!("veil-datagen-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("datagen");
     let out = dir.join("data.bin");
     let settings = Settings {
         variant: VariantChoice::Both,
@@ -302,7 +301,6 @@ fn veil_datagen_records_train_a_network() {
     let schedule = schedule(5, 64, 0.5);
     train(&mut network, &samples, &samples, &schedule, |_| {});
     assert!(loss(&network, &samples) < before);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A network trained as a correction to the hand-written evaluation starts as that
@@ -500,8 +498,7 @@ fn a_teacher_labels_positions_with_its_own_evaluation() {
 /// whole, says so, and exits with status 130.
 #[test]
 fn a_signal_stops_datagen_with_whole_games_written() {
-    let dir = std::env::temp_dir().join(format!("veil-datagen-signal-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("datagen-signal");
     let out = dir.join("data.bin");
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_veil"))
         .args(["datagen", "--out", out.to_str().unwrap(), "--variant", "covered"])
@@ -521,5 +518,4 @@ fn a_signal_stops_datagen_with_whole_games_written() {
         stdout.contains(&format!("{} positions written", records.len())),
         "{stdout}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }

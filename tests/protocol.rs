@@ -1304,8 +1304,7 @@ fn a_levels_plain_chess_node_cap_holds_in_plain_chess_only() {
 
 #[test]
 fn levels_files_replace_the_table_and_bad_ones_are_refused() {
-    let dir = std::env::temp_dir().join(format!("veil-levels-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("levels-files");
     let good = dir.join("levels.toml");
     let mut table = veil::search::level::LevelTable::default();
     table.levels[0].elo = Some(500.0);
@@ -1334,8 +1333,7 @@ fn levels_files_replace_the_table_and_bad_ones_are_refused() {
 
 #[test]
 fn eval_files_load_networks_and_refuse_anything_else() {
-    let dir = std::env::temp_dir().join(format!("veil-networks-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("eval-files");
     let network = dir.join("net.nnue");
     let bytes = veil::nnue::default_network().to_bytes();
     std::fs::write(&network, &bytes).unwrap();
@@ -1347,7 +1345,7 @@ fn eval_files_load_networks_and_refuse_anything_else() {
     std::fs::write(&damaged, &flipped).unwrap();
     let mut engine = Engine::spawn();
     for option in ["EvalFile", "EvalFilePlain"] {
-        for bad in [&short, &damaged, &dir] {
+        for bad in [short.as_path(), damaged.as_path(), &dir] {
             engine.send(&format!("setoption name {option} value {}", bad.display()));
             let lines = engine.sync();
             assert_eq!(errors(&lines).len(), 1, "{option}: {lines:?}");

@@ -7,8 +7,7 @@ use common::veil;
 
 #[test]
 fn tune_fits_weights_to_match_games() {
-    let dir = std::env::temp_dir().join(format!("veil-tune-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("tune-weights");
     let pgn = dir.join("games.pgn");
     let out = dir.join("values.rs");
     let me = env!("CARGO_BIN_EXE_veil");
@@ -61,5 +60,4 @@ fn tune_fits_weights_to_match_games() {
     // Bad input: a missing file is an error, not a crash.
     let missing = veil(&["tune", "--pgn", dir.join("none.pgn").to_str().unwrap(), "--dry-run"]);
     assert_eq!(missing.status.code(), Some(2));
-    let _ = std::fs::remove_dir_all(&dir);
 }

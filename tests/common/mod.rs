@@ -29,13 +29,30 @@ pub fn veil(args: &[&str]) -> std::process::Output {
 }
 
 /// An empty scratch directory for one test of this process (`veil-<tag>-<pid>` under the
-/// system's temporary directory), whatever an earlier run left there.
+/// system's temporary directory), whatever an earlier run left there; it goes, with
+/// everything in it, when the test ends (passed or not).
 #[allow(dead_code)]
-pub fn scratch_dir(tag: &str) -> std::path::PathBuf {
+pub fn scratch_dir(tag: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("veil-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a scratch directory");
-    dir
+    Scratch(dir)
+}
+
+/// A directory removed with its contents when dropped; it reads as its path.
+pub struct Scratch(std::path::PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// A `veil` engine process with piped stdin and stdout.
