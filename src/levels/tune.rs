@@ -181,22 +181,7 @@ pub fn tune(
     let mut tuned = Vec::new();
     for index in (0..4).rev().filter(|&i| goal.levels.contains(&(i as u8 + 1))) {
         let level = index as u8 + 1;
-        let target = goal.targets[index];
-        let (opponent, wanted, described) = match nearest_anchor(goal.anchors, target) {
-            Some(anchor) => (
-                anchor.spec.clone(),
-                target - anchor.nominal.unwrap_or(0.0),
-                format!(
-                    "anchor {} {} {:?} {:?}",
-                    anchor.spec.name, anchor.spec.command, anchor.spec.args, anchor.spec.options
-                ),
-            ),
-            None => (
-                level_spec(command, level + 1, Some(goal.work_file)),
-                target - goal.targets[index + 1],
-                format!("Level {}\n{}", level + 1, row_text(&table.levels[index + 1])),
-            ),
-        };
+        let (opponent, wanted, described) = opponent_of(level, command, &table, goal);
         let context = format!("{}\nopponent {described}", conditions(template));
         let base = table.levels[index];
         let axis = Axis::of(&base, covered);
@@ -234,20 +219,12 @@ pub fn tune(
                     format!("the tuning stopped during a probe of Level {level}; no table was written"),
                 ));
             }
-            let head = report.head_to_head.as_ref();
             let probe = Probe {
-                level,
-                opponent: opponent.name.clone(),
-                nodes: table.levels[index].nodes_in(covered).unwrap_or(0),
                 choice: axis.choice(x),
-                measured: head.map_or(0.0, |h| h.elo).clamp(-800.0, 800.0),
-                error: head.map_or(f64::INFINITY, |h| h.elo_error),
                 target: wanted,
-                games: head.map_or(0, |h| h.wins + h.draws + h.losses),
                 x,
-                row: row_text(&table.levels[index]),
                 context: context.clone(),
-                reused: false,
+                ..Probe::measured(level, &table.levels[index], covered, &opponent.name, &report)
             };
             log(&probe);
             if let Some(path) = goal.journal {
@@ -275,6 +252,51 @@ pub fn tune(
         }
     }
     Ok((table, tuned))
+}
+
+/// Whom `level` is tuned against: the anchor nearest its target if there are anchors, else
+/// the level above as the work file has it; with the Elo gap it should show against that
+/// opponent and a description of the opponent for the journal.
+fn opponent_of(level: u8, command: &str, table: &LevelTable, goal: &TuneGoal) -> (EngineSpec, f64, String) {
+    let index = usize::from(level) - 1;
+    let target = goal.targets[index];
+    match nearest_anchor(goal.anchors, target) {
+        Some(anchor) => (
+            anchor.spec.clone(),
+            target - anchor.nominal.unwrap_or(0.0),
+            format!(
+                "anchor {} {} {:?} {:?}",
+                anchor.spec.name, anchor.spec.command, anchor.spec.args, anchor.spec.options
+            ),
+        ),
+        None => (
+            level_spec(command, level + 1, Some(goal.work_file)),
+            target - goal.targets[index + 1],
+            format!("Level {}\n{}", level + 1, row_text(&table.levels[index + 1])),
+        ),
+    }
+}
+
+impl Probe {
+    /// What a probe match of `level` playing `row` against `opponent` measured; the point on
+    /// the axis, the target, and the conditions are the caller's to fill in.
+    fn measured(level: u8, row: &LevelParams, covered: bool, opponent: &str, report: &Report) -> Probe {
+        let head = report.head_to_head.as_ref();
+        Probe {
+            level,
+            opponent: opponent.to_string(),
+            nodes: row.nodes_in(covered).unwrap_or(0),
+            choice: 1.0,
+            measured: head.map_or(0.0, |h| h.elo).clamp(-800.0, 800.0),
+            error: head.map_or(f64::INFINITY, |h| h.elo_error),
+            target: 0.0,
+            games: head.map_or(0, |h| h.wins + h.draws + h.losses),
+            x: 0.0,
+            row: row_text(row),
+            context: String::new(),
+            reused: false,
+        }
+    }
 }
 
 /// Plays one probe match: `engines` as `template` plays its games, but `games` of them,
