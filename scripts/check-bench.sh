@@ -5,10 +5,9 @@
 #
 #   src/search  src/rules  src/nnue  networks  build.rs
 #
-# (src/nnue and networks/ do not exist yet; they count once they do.) Commits that touched
-# those paths without a `Bench:` line are named and looked past: a refactor that keeps the
-# tree may omit it, and then the older line still has to hold. A mismatch fails with both
-# numbers and the commit the expected one came from.
+# Commits that touched those paths without a `Bench:` line are named and looked past: a
+# refactor that keeps the tree may omit it, and then the older line still has to hold. A
+# mismatch fails with both numbers and the commit the expected one came from.
 #
 # Without history to read (not a git work tree, or a shallow clone whose fetched commits
 # hold no `Bench:` line for those paths) the check is skipped with a message and exit 0:
