@@ -180,10 +180,21 @@ pub fn read_bounded(path: &str, max_bytes: u64) -> Result<Vec<u8>, FileError> {
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("veil-untrusted-{}-{name}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+    /// A directory of this test's own, removed with its contents when dropped.
+    struct Scratch(std::path::PathBuf);
+
+    impl Scratch {
+        fn new(name: &str) -> Scratch {
+            let dir = std::env::temp_dir().join(format!("veil-untrusted-{}-{name}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            Scratch(dir)
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
     }
 
     fn problem(path: &str, max: u64) -> FileProblem {
@@ -192,7 +203,8 @@ mod tests {
 
     #[test]
     fn a_small_regular_file_is_read_whole() {
-        let path = scratch("small").join("file");
+        let dir = Scratch::new("small");
+        let path = dir.0.join("file");
         std::fs::write(&path, b"abc").unwrap();
         assert_eq!(read_bounded(path.to_str().unwrap(), 3).unwrap(), b"abc");
         assert_eq!(
@@ -220,7 +232,8 @@ mod tests {
 
     #[test]
     fn a_sparse_file_is_refused_by_its_size() {
-        let path = scratch("sparse").join("sparse");
+        let dir = Scratch::new("sparse");
+        let path = dir.0.join("sparse");
         let file = File::create(&path).unwrap();
         file.set_len(1 << 30).unwrap();
         assert_eq!(
@@ -230,7 +243,6 @@ mod tests {
                 max: 1024
             }
         );
-        std::fs::remove_file(&path).unwrap();
     }
 
     #[test]
