@@ -219,12 +219,20 @@ pub fn tune(
                     format!("the tuning stopped during a probe of Level {level}; no table was written"),
                 ));
             }
+            let head = report.head_to_head.as_ref();
             let probe = Probe {
+                level,
+                opponent: opponent.name.clone(),
+                nodes: table.levels[index].nodes_in(covered).unwrap_or(0),
                 choice: axis.choice(x),
+                measured: head.map_or(0.0, |h| h.elo).clamp(-800.0, 800.0),
+                error: head.map_or(f64::INFINITY, |h| h.elo_error),
                 target: wanted,
+                games: head.map_or(0, |h| h.wins + h.draws + h.losses),
                 x,
+                row: row_text(&table.levels[index]),
                 context: context.clone(),
-                ..Probe::measured(level, &table.levels[index], covered, &opponent.name, &report)
+                reused: false,
             };
             log(&probe);
             if let Some(path) = goal.journal {
@@ -274,28 +282,6 @@ fn opponent_of(level: u8, command: &str, table: &LevelTable, goal: &TuneGoal) ->
             target - goal.targets[index + 1],
             format!("Level {}\n{}", level + 1, row_text(&table.levels[index + 1])),
         ),
-    }
-}
-
-impl Probe {
-    /// What a probe match of `level` playing `row` against `opponent` measured; the point on
-    /// the axis, the target, and the conditions are the caller's to fill in.
-    fn measured(level: u8, row: &LevelParams, covered: bool, opponent: &str, report: &Report) -> Probe {
-        let head = report.head_to_head.as_ref();
-        Probe {
-            level,
-            opponent: opponent.to_string(),
-            nodes: row.nodes_in(covered).unwrap_or(0),
-            choice: 1.0,
-            measured: head.map_or(0.0, |h| h.elo).clamp(-800.0, 800.0),
-            error: head.map_or(f64::INFINITY, |h| h.elo_error),
-            target: 0.0,
-            games: head.map_or(0, |h| h.wins + h.draws + h.losses),
-            x: 0.0,
-            row: row_text(row),
-            context: String::new(),
-            reused: false,
-        }
     }
 }
 
