@@ -20,10 +20,16 @@ fn scripted() -> PathBuf {
     path
 }
 
+/// A file of this test binary's shared directory (each test names its own files), emptied
+/// once a run, since `veil match` resumes from a results file it finds.
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("veil-match-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = common::shared_dir("match-test");
+        let _ = std::fs::remove_dir_all(&dir);
+        common::shared_dir("match-test")
+    })
+    .join(name)
 }
 
 struct Run {

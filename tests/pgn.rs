@@ -4,6 +4,8 @@
 //!
 //! python-chess comes from `scripts/setup.sh`; the python-chess test fails without it.
 
+mod common;
+
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::path::PathBuf;
@@ -177,7 +179,7 @@ fn random_record(variant: Variant, seed: u64, max_plies: usize) -> GameRecord {
 }
 
 fn temp_file(name: &str, text: &str) -> PathBuf {
-    let path = std::env::temp_dir().join(format!("veil-pgn-test-{}-{name}", std::process::id()));
+    let path = common::shared_dir("pgn-test").join(name);
     std::fs::write(&path, text).expect("write temp file");
     path
 }

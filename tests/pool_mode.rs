@@ -132,7 +132,7 @@ fn levels_without_time_caps(test: &str) -> PathBuf {
     for level in &mut table.levels {
         level.movetime_ms = None;
     }
-    let path = std::env::temp_dir().join(format!("veil-pool-mode-{test}-{}.toml", std::process::id()));
+    let path = common::shared_dir("pool-mode").join(format!("{test}.toml"));
     std::fs::write(&path, table.to_toml()).expect("write the levels file");
     path
 }

@@ -1217,13 +1217,18 @@ fn huge_go_numbers() {
 /// search short on a busy machine, and the same move is promised only when a node cap ends
 /// the search.
 fn untimed_levels_file() -> std::path::PathBuf {
-    let path = std::env::temp_dir().join(format!("veil-untimed-levels-{}.toml", std::process::id()));
-    let mut table = veil::search::level::LevelTable::default();
-    for level in table.levels.iter_mut() {
-        level.movetime_ms = None;
-    }
-    std::fs::write(&path, table.to_toml()).unwrap();
-    path
+    // Written once: tests running side by side read it while others would rewrite it.
+    static PATH: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| {
+        let path = common::shared_dir("untimed-levels").join("levels.toml");
+        let mut table = veil::search::level::LevelTable::default();
+        for level in table.levels.iter_mut() {
+            level.movetime_ms = None;
+        }
+        std::fs::write(&path, table.to_toml()).unwrap();
+        path
+    })
+    .clone()
 }
 
 fn level_move(fen: &str, level: u8, seed: u64) -> String {
@@ -1276,7 +1281,8 @@ fn most_nodes(lines: &[String]) -> u64 {
 
 #[test]
 fn a_levels_plain_chess_node_cap_holds_in_plain_chess_only() {
-    let path = std::env::temp_dir().join(format!("veil-chess-nodes-{}.toml", std::process::id()));
+    let dir = common::scratch_dir("chess-nodes");
+    let path = dir.join("levels.toml");
     let mut table = veil::search::level::LevelTable::default();
     table.levels[0] = veil::search::level::LevelParams {
         nodes: Some(200_000),
@@ -1385,7 +1391,7 @@ fn hostile_files() -> std::path::PathBuf {
 }
 
 fn make_hostile_files() -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("veil-hostile-{}", std::process::id()));
+    let dir = common::shared_dir("hostile");
     std::fs::create_dir_all(dir.join("directory")).unwrap();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(17);
     let random: Vec<u8> = (0..4096).map(|_| rng.gen()).collect();

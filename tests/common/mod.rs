@@ -39,6 +39,17 @@ pub fn scratch_dir(tag: &str) -> Scratch {
     Scratch(dir)
 }
 
+/// A directory that several tests of one test binary share (through a static, which is never
+/// dropped): `veil-<tag>` under the directory cargo keeps for integration tests' files in
+/// the build's target directory, so a run leaves nothing in the system's temporary
+/// directory and the next run reuses it.
+#[allow(dead_code)]
+pub fn shared_dir(tag: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("veil-{tag}"));
+    std::fs::create_dir_all(&dir).expect("a shared test directory");
+    dir
+}
+
 /// A directory removed with its contents when dropped; it reads as its path.
 pub struct Scratch(std::path::PathBuf);
 
