@@ -376,11 +376,17 @@ const SECRET: &str = "SECRET-CONTENT-3f9a";
 
 /// Hostile files for the options that name one, made once per process in a scratch directory:
 /// `$0`..`$9` in a `setoption` value stand for them. Besides these the fuzzer may name any
-/// path (`/dev/zero`, `/etc/passwd`), as the seeds do.
+/// path (`/dev/zero`, `/etc/passwd`), as the seeds do. Replayed as a test (which cargo gives a
+/// directory for its files in the build's target directory), they are made there, so a test
+/// run leaves nothing in the system's temporary directory; a fuzzer's processes each make
+/// their own there.
 fn hostile_files() -> &'static [PathBuf] {
     static FILES: OnceLock<Vec<PathBuf>> = OnceLock::new();
     FILES.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("veil-fuzz-files-{}", std::process::id()));
+        let dir = match option_env!("CARGO_TARGET_TMPDIR") {
+            Some(tests) => PathBuf::from(tests).join("veil-fuzz-files"),
+            None => std::env::temp_dir().join(format!("veil-fuzz-files-{}", std::process::id())),
+        };
         let _ = std::fs::create_dir_all(&dir);
         let file = |name: &str| dir.join(name);
         let levels = veil::search::level::LevelTable::default().to_toml();
