@@ -27,7 +27,8 @@ fn temp(name: &str) -> PathBuf {
     DIR.get_or_init(|| {
         let dir = common::shared_dir("match-test");
         let _ = std::fs::remove_dir_all(&dir);
-        common::shared_dir("match-test")
+        std::fs::create_dir_all(&dir).expect("an empty test directory");
+        dir
     })
     .join(name)
 }

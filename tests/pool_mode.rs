@@ -15,12 +15,11 @@ mod common;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 use veil::rules::{Position, Role};
-use veil::search::level::LevelTable;
 
 /// The longest any single answer may take.
 const WAIT: Duration = Duration::from_secs(10);
@@ -126,17 +125,6 @@ impl Engine {
     }
 }
 
-/// The compiled-in level table without its time caps, written where the engines can read it.
-fn levels_without_time_caps(test: &str) -> PathBuf {
-    let mut table = LevelTable::default();
-    for level in &mut table.levels {
-        level.movetime_ms = None;
-    }
-    let path = common::shared_dir("pool-mode").join(format!("{test}.toml"));
-    std::fs::write(&path, table.to_toml()).expect("write the levels file");
-    path
-}
-
 /// The lines of one stateless request: the game's settings, its position, `go`; with
 /// `new_game`, `ucinewgame` first.
 fn request(spec: &GameSpec, moves: &[String], new_game: bool) -> Vec<String> {
@@ -233,7 +221,7 @@ fn replay_dedicated(levels: &Path, requests: &[(Vec<String>, String)]) -> Vec<St
 
 #[test]
 fn pooled_requests_after_ucinewgame_replay_exactly_as_dedicated_processes() {
-    let levels = levels_without_time_caps("exact");
+    let levels = common::untimed_levels_file();
     let pooled = play_pooled(&levels, true);
     for (spec, requests) in GAMES.iter().zip(&pooled) {
         let pooled_moves: Vec<&str> = requests.iter().map(|(_, best)| best.as_str()).collect();
@@ -264,7 +252,6 @@ fn pooled_requests_after_ucinewgame_replay_exactly_as_dedicated_processes() {
         })
         .count();
     assert!(reveals > 0, "the covered games should reveal pieces");
-    let _ = std::fs::remove_file(levels);
 }
 
 /// Why the recipe needs `ucinewgame`: a search starts from the hash table and the search
@@ -273,7 +260,7 @@ fn pooled_requests_after_ucinewgame_replay_exactly_as_dedicated_processes() {
 /// keep nothing between searches, this fails, and protocol.md's "Pool mode" should say so.)
 #[test]
 fn without_ucinewgame_pooled_answers_depend_on_the_other_games() {
-    let levels = levels_without_time_caps("carried");
+    let levels = common::untimed_levels_file();
     let pooled = play_pooled(&levels, false);
     let mut differing = 0;
     for requests in &pooled {
@@ -288,5 +275,4 @@ fn without_ucinewgame_pooled_answers_depend_on_the_other_games() {
         differing > 0,
         "without ucinewgame every pooled answer matched a dedicated process"
     );
-    let _ = std::fs::remove_file(levels);
 }

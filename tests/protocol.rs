@@ -1212,30 +1212,13 @@ fn huge_go_numbers() {
     engine.sync();
 }
 
-/// The move `level` plays in `fen` with `seed`, in a fresh engine process.
-/// The compiled-in levels without their time caps, as a levels file: a time cap can cut a
-/// search short on a busy machine, and the same move is promised only when a node cap ends
-/// the search.
-fn untimed_levels_file() -> std::path::PathBuf {
-    // Written once: tests running side by side read it while others would rewrite it.
-    static PATH: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
-    PATH.get_or_init(|| {
-        let path = common::shared_dir("untimed-levels").join("levels.toml");
-        let mut table = veil::search::level::LevelTable::default();
-        for level in table.levels.iter_mut() {
-            level.movetime_ms = None;
-        }
-        std::fs::write(&path, table.to_toml()).unwrap();
-        path
-    })
-    .clone()
-}
-
+/// The move `level` plays in `fen` with `seed`, in a fresh engine process, with the levels
+/// without their time caps ([`common::untimed_levels_file`]).
 fn level_move(fen: &str, level: u8, seed: u64) -> String {
     let mut engine = Engine::spawn();
     engine.send(&format!(
         "setoption name LevelsFile value {}",
-        untimed_levels_file().display()
+        common::untimed_levels_file().display()
     ));
     engine.send(&format!("setoption name Level value {level}"));
     engine.send(&format!("setoption name Seed value {seed}"));
@@ -1305,7 +1288,6 @@ fn a_levels_plain_chess_node_cap_holds_in_plain_chess_only() {
     assert!((1..=4_000).contains(&plain), "plain chess searched {plain} nodes");
     let covered = searched("covered", "startpos");
     assert!(covered > 10_000, "covered chess searched {covered} nodes");
-    let _ = std::fs::remove_file(&path);
 }
 
 #[test]

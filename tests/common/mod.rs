@@ -50,6 +50,24 @@ pub fn shared_dir(tag: &str) -> std::path::PathBuf {
     dir
 }
 
+/// The compiled-in levels without their time caps, as a levels file written once a run (tests
+/// running side by side read it): a time cap can cut a search short on a busy machine, and
+/// the same move is promised only when a node cap ends the search.
+#[allow(dead_code)]
+pub fn untimed_levels_file() -> std::path::PathBuf {
+    static PATH: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| {
+        let mut table = veil::search::level::LevelTable::default();
+        for level in &mut table.levels {
+            level.movetime_ms = None;
+        }
+        let path = shared_dir("untimed-levels").join("levels.toml");
+        std::fs::write(&path, table.to_toml()).expect("write the levels file");
+        path
+    })
+    .clone()
+}
+
 /// A directory removed with its contents when dropped; it reads as its path.
 pub struct Scratch(std::path::PathBuf);
 
