@@ -11,7 +11,7 @@
 //! it: every game of every probe counts, not just the last probe's. Depth caps are lifted on
 //! tuned levels so that the node cap governs; time caps stay, since they bound what a level
 //! costs to host, but a node cap past what its time cap affords ([`NODES_PER_MS`] a
-//! millisecond) raises the time cap with it, up to [`MAX_TIME_RAISE`] times.
+//! millisecond) raises the time cap with it, up to `MAX_TIME_RAISE` times.
 //!
 //! In covered chess the axis goes on past that: there the node cap stays at its most, and
 //! each further step of one halves the level's noise and softmax temperature instead (in
@@ -26,7 +26,7 @@
 //! anchor's Elo; the levels are then tuned each on its own. In plain chess the tuner sets the
 //! level's own plain-chess node cap (`chess_nodes`), which leaves its covered play alone: the
 //! noise and temperature the two variants share are not touched, and no further than
-//! [`MAX_TIME_RAISE`] times the time cap's worth of nodes.
+//! `MAX_TIME_RAISE` times the time cap's worth of nodes.
 //!
 //! How sure the fit is: the line's 95% error at the node cap it picks (its Elo there, against
 //! the level above or the anchor). With a precision, a level is probed until that error is

@@ -72,7 +72,7 @@ impl fmt::Display for FileError {
 impl std::error::Error for FileError {}
 
 /// A path as it may be shown to a client: control characters escaped (`\n`, `\u{1b}`), and
-/// cut to [`MAX_SHOWN_PATH_CHARS`] characters with `...`.
+/// cut to `MAX_SHOWN_PATH_CHARS` characters with `...`.
 pub fn shown_path(path: &str) -> String {
     let mut shown = String::new();
     for (count, c) in path.chars().enumerate() {

@@ -61,7 +61,7 @@ pub fn bench(depth: u32) -> (u64, Duration) {
     bench_with(depth, &Evaluator::standard())
 }
 
-/// [`bench`] with the given evaluation.
+/// [`bench`](fn@bench) with the given evaluation.
 pub fn bench_with(depth: u32, evaluator: &Evaluator) -> (u64, Duration) {
     // One table for all positions, emptied before each: a position's search starts as in a
     // fresh engine, and the time is the searches', not the allocations'.

@@ -95,7 +95,7 @@ struct Context {
     pawn_movers: [Bitboard; 2],
 }
 
-/// Where the evaluation's terms go: summed into a score ([`Total`]), or recorded as counts of
+/// Where the evaluation's terms go: summed into a score (`Total`), or recorded as counts of
 /// each linear weight for tuning ([`Trace`]). The evaluation is written once, over this.
 pub trait Terms {
     /// `count` times the linear weight `param`, whose value is `weight`.
@@ -439,7 +439,7 @@ fn taper(mg: i32, eg: i32, phase: i32) -> i32 {
     (mg * phase + eg * (PHASE_TOTAL - phase)) / PHASE_TOTAL
 }
 
-/// The material part of the static score ([`material_terms`], tapered, and the tempo), for
+/// The material part of the static score (`material_terms`, tapered, and the tempo), for
 /// the side to move: what a network's correction is added to when it learns everything
 /// else ([`crate::nnue::Base::Material`]). It costs a fraction of the whole evaluation: no
 /// attacks are generated.

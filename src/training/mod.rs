@@ -1,5 +1,5 @@
 //! Training the evaluation: `veil datagen` (self-play data in a binary format, [`datagen`],
-//! [`format`]), `veil train` (the network, [`trainer`]; [`mirror`] doubles its positions, [`teacher`] labels them
+//! [`format`](mod@format)), `veil train` (the network, [`trainer`]; [`mirror`] doubles its positions, [`teacher`] labels them
 //! with another network's evaluation) and Texel tuning of the evaluation's linear weights: positions from played games, each
 //! labelled with its game's result, and the weights fitted so that a logistic curve of the
 //! static score predicts the results (Texel's method, as Peter Österlund described it).

@@ -4,7 +4,7 @@
 //! mirrored. Values are centipawns.
 //!
 //! The linear weights, those the evaluation adds up as `weight * count`, are in
-//! [`values`], which `veil tune` writes (Texel tuning, see `src/tuning`); [`BLOCKS`] says
+//! `values`, which `veil tune` writes (Texel tuning, see `src/tuning`); [`BLOCKS`] says
 //! where each of them sits in the flat parameter vector the tuner fits. The rest (phase,
 //! king danger, mobility centres) are set by hand here.
 
