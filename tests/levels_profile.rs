@@ -92,3 +92,57 @@ fn bad_profile_settings_are_refused() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot start"));
 }
+
+#[test]
+fn resign_adjudication_ends_a_profile_game_early() {
+    // Level 1 against itself at 300 nodes: some side's score is below -1 cp within a few
+    // moves, so the game ends by adjudication long before mate, and only its moves are judged.
+    let dir = scratch_dir("profile-resign");
+    let json = dir.join("profile.json");
+    let pgn = dir.join("games.pgn");
+    let out = veil(&[
+        "levels",
+        "--profile",
+        "--variant",
+        "covered",
+        "--profile-levels",
+        "1",
+        "--games",
+        "1",
+        "--tc",
+        "nodes=300",
+        "--judge-nodes",
+        "500",
+        "--concurrency",
+        "1",
+        "--quiet",
+        "--resign",
+        "movecount=1",
+        "score=1",
+        "--json",
+        json.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let games = std::fs::read_to_string(dir.join("games-L1.pgn")).unwrap();
+    assert!(games.contains("loses by adjudication"), "{games}");
+    let plies: u64 = games
+        .lines()
+        .find_map(|l| l.strip_prefix("[PlyCount \"")?.strip_suffix("\"]")?.parse().ok())
+        .expect("a PlyCount tag");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["levels"][0]["moves"], plies);
+    assert!(plies < 40, "{plies} plies");
+}
+
+#[test]
+fn bad_adjudication_settings_are_refused() {
+    let out = veil(&["levels", "--profile", "--resign", "movecount=x"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--resign"));
+    let out = veil(&["levels", "--draw", "nonsense=1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--draw"));
+}

@@ -256,7 +256,8 @@ pub fn sprt_settings(items: &[String]) -> Result<Option<SprtSettings>, String> {
     Ok(Some(sprt))
 }
 
-fn resign_rule(items: &[String]) -> Result<Option<ResignRule>, String> {
+/// A `--resign` option's settings (none given: no resign adjudication).
+pub(crate) fn resign_rule(items: &[String]) -> Result<Option<ResignRule>, String> {
     if items.is_empty() {
         return Ok(None);
     }
@@ -268,7 +269,8 @@ fn resign_rule(items: &[String]) -> Result<Option<ResignRule>, String> {
     }))
 }
 
-fn draw_rule(items: &[String]) -> Result<Option<DrawRule>, String> {
+/// A `--draw` option's settings (none given: no draw adjudication).
+pub(crate) fn draw_rule(items: &[String]) -> Result<Option<DrawRule>, String> {
     if items.is_empty() {
         return Ok(None);
     }

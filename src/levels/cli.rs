@@ -68,6 +68,15 @@ pub struct LevelsArgs {
     openings: Option<PathBuf>,
     #[arg(long)]
     pgn: Option<PathBuf>,
+    /// Resign adjudication in every game played: `movecount=3 score=600 [twosided=true]`,
+    /// as in `veil match` (off by default: the levels play on to mate). People resign
+    /// decided games, so profiles and calibrations with it play games of a person's length.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    resign: Vec<String>,
+    /// Draw adjudication in every game played: `movenumber=40 movecount=8 score=10`, as in
+    /// `veil match` (off by default).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    draw: Vec<String>,
     /// Where to write the chart of Elo by level.
     #[arg(long, default_value = "levels.svg")]
     svg: PathBuf,
@@ -203,8 +212,8 @@ fn config(args: &LevelsArgs, players: &[Player]) -> Result<MatchConfig, String> 
             time_margin: Duration::ZERO,
             claim_draws: true,
             max_plies: None,
-            resign: None,
-            draw: None,
+            resign: crate::arbiter::cli::resign_rule(&args.resign)?,
+            draw: crate::arbiter::cli::draw_rule(&args.draw)?,
             hang_timeout: Duration::from_secs(60),
             ready_timeout: Duration::from_secs(10),
         },
