@@ -5,13 +5,12 @@ mod common;
 
 use common::{scratch_dir, veil};
 
-#[test]
-fn a_one_game_profile_judges_every_move() {
-    let dir = scratch_dir("profile");
-    let json = dir.join("profile.json");
-    let pgn = dir.join("games.pgn");
-    let moves = dir.join("moves.jsonl");
-    let out = veil(&[
+/// One covered game of Level 1 against itself at 300 nodes a move, judged at 500 nodes, its
+/// report, games and move log in `dir`, with `extra` arguments.
+fn one_game_profile(dir: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    let files = ["profile.json", "games.pgn", "moves.jsonl"].map(|name| dir.join(name));
+    let [json, pgn, moves] = files.each_ref().map(|path| path.to_str().unwrap());
+    let mut args = vec![
         "levels",
         "--profile",
         "--variant",
@@ -24,18 +23,25 @@ fn a_one_game_profile_judges_every_move() {
         "nodes=300",
         "--judge-nodes",
         "500",
-        "--profile-elos",
-        "1000,1200,1400,1600,1800",
         "--concurrency",
         "1",
         "--quiet",
         "--json",
-        json.to_str().unwrap(),
+        json,
         "--pgn",
-        pgn.to_str().unwrap(),
+        pgn,
         "--profile-moves",
-        moves.to_str().unwrap(),
-    ]);
+        moves,
+    ];
+    args.extend_from_slice(extra);
+    veil(&args)
+}
+
+#[test]
+fn a_one_game_profile_judges_every_move() {
+    let dir = scratch_dir("profile");
+    let (json, moves) = (dir.join("profile.json"), dir.join("moves.jsonl"));
+    let out = one_game_profile(&dir, &["--profile-elos", "1000,1200,1400,1600,1800"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("| Level 1 | 1000 | 1 |"), "{stdout}");
@@ -99,31 +105,7 @@ fn resign_adjudication_ends_a_profile_game_early() {
     // moves, so the game ends by adjudication long before mate, and only its moves are judged.
     let dir = scratch_dir("profile-resign");
     let json = dir.join("profile.json");
-    let pgn = dir.join("games.pgn");
-    let out = veil(&[
-        "levels",
-        "--profile",
-        "--variant",
-        "covered",
-        "--profile-levels",
-        "1",
-        "--games",
-        "1",
-        "--tc",
-        "nodes=300",
-        "--judge-nodes",
-        "500",
-        "--concurrency",
-        "1",
-        "--quiet",
-        "--resign",
-        "movecount=1",
-        "score=1",
-        "--json",
-        json.to_str().unwrap(),
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ]);
+    let out = one_game_profile(&dir, &["--resign", "movecount=1", "score=1"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
     let games = std::fs::read_to_string(dir.join("games-L1.pgn")).unwrap();
