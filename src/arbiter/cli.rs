@@ -74,12 +74,8 @@ pub struct MatchArgs {
     /// [model=normalized|logistic]`; the match stops at a verdict.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     sprt: Vec<String>,
-    /// Resign adjudication: `movecount=3 score=600 [twosided=true]` (off by default).
-    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
-    resign: Vec<String>,
-    /// Draw adjudication: `movenumber=40 movecount=8 score=10` (off by default).
-    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
-    draw: Vec<String>,
+    #[command(flatten)]
+    adjudication: AdjudicationArgs,
     /// Adjudicate a draw after this many plies.
     #[arg(long)]
     max_plies: Option<u32>,
@@ -118,6 +114,29 @@ impl MatchArgs {
 }
 
 /// `veil merge`: one report from several shards' results files.
+/// Resign and draw adjudication, as `veil match` and `veil levels` take them.
+#[derive(Args, Debug)]
+pub struct AdjudicationArgs {
+    /// Resign adjudication: `movecount=3 score=600 [twosided=true]` (off by default).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    resign: Vec<String>,
+    /// Draw adjudication: `movenumber=40 movecount=8 score=10` (off by default).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    draw: Vec<String>,
+}
+
+impl AdjudicationArgs {
+    /// The resign rule given, if any.
+    pub fn resign(&self) -> Result<Option<ResignRule>, String> {
+        resign_rule(&self.resign)
+    }
+
+    /// The draw rule given, if any.
+    pub fn draw(&self) -> Result<Option<DrawRule>, String> {
+        draw_rule(&self.draw)
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct MergeArgs {
     /// Results files written by `veil match --results` (one per shard).
@@ -256,8 +275,7 @@ pub fn sprt_settings(items: &[String]) -> Result<Option<SprtSettings>, String> {
     Ok(Some(sprt))
 }
 
-/// A `--resign` option's settings (none given: no resign adjudication).
-pub(crate) fn resign_rule(items: &[String]) -> Result<Option<ResignRule>, String> {
+fn resign_rule(items: &[String]) -> Result<Option<ResignRule>, String> {
     if items.is_empty() {
         return Ok(None);
     }
@@ -269,8 +287,7 @@ pub(crate) fn resign_rule(items: &[String]) -> Result<Option<ResignRule>, String
     }))
 }
 
-/// A `--draw` option's settings (none given: no draw adjudication).
-pub(crate) fn draw_rule(items: &[String]) -> Result<Option<DrawRule>, String> {
+fn draw_rule(items: &[String]) -> Result<Option<DrawRule>, String> {
     if items.is_empty() {
         return Ok(None);
     }
@@ -375,8 +392,8 @@ pub fn match_config(args: &MatchArgs) -> Result<(MatchConfig, Option<PathBuf>), 
             time_margin: Duration::from_millis(args.timemargin),
             claim_draws: args.claim_draws,
             max_plies: args.max_plies,
-            resign: resign_rule(&args.resign)?,
-            draw: draw_rule(&args.draw)?,
+            resign: args.adjudication.resign()?,
+            draw: args.adjudication.draw()?,
             hang_timeout: Duration::from_millis(args.hang_timeout),
             ready_timeout: Duration::from_millis(args.ready_timeout),
         },

@@ -68,15 +68,11 @@ pub struct LevelsArgs {
     openings: Option<PathBuf>,
     #[arg(long)]
     pgn: Option<PathBuf>,
-    /// Resign adjudication in every game played: `movecount=3 score=600 [twosided=true]`,
-    /// as in `veil match` (off by default: the levels play on to mate). People resign
-    /// decided games, so profiles and calibrations with it play games of a person's length.
-    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
-    resign: Vec<String>,
-    /// Draw adjudication in every game played: `movenumber=40 movecount=8 score=10`, as in
-    /// `veil match` (off by default).
-    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
-    draw: Vec<String>,
+    /// Adjudication of every game played, as in `veil match` (off by default: the levels play
+    /// on to mate). People resign decided games, so profiles and calibrations with
+    /// `--resign` play games of a person's length.
+    #[command(flatten)]
+    adjudication: crate::arbiter::cli::AdjudicationArgs,
     /// Where to write the chart of Elo by level.
     #[arg(long, default_value = "levels.svg")]
     svg: PathBuf,
@@ -212,8 +208,8 @@ fn config(args: &LevelsArgs, players: &[Player]) -> Result<MatchConfig, String> 
             time_margin: Duration::ZERO,
             claim_draws: true,
             max_plies: None,
-            resign: crate::arbiter::cli::resign_rule(&args.resign)?,
-            draw: crate::arbiter::cli::draw_rule(&args.draw)?,
+            resign: args.adjudication.resign()?,
+            draw: args.adjudication.draw()?,
             hang_timeout: Duration::from_secs(60),
             ready_timeout: Duration::from_secs(10),
         },
