@@ -62,7 +62,8 @@ pub fn run_with_memory(
     }
     let start = Instant::now();
     let mut limits = job.limits.clone();
-    let lapse = level::apply(&job.level, &mut limits, job.position.hash(), job.seed);
+    let legal_moves = job.position.legal_moves().len();
+    let lapse = level::apply(&job.level, &mut limits, job.position.hash(), legal_moves, job.seed);
     // A lapse looks at the position afresh: the level's hash table holds what its earlier,
     // deeper searches saw of this position's lines, and would show it what it is not looking
     // at.

@@ -7,14 +7,18 @@ use crate::rules::{Move, Square};
 use crate::search::limits::Limits;
 use std::time::Duration;
 
-/// Tightens `limits` by the level's caps, for the move from the position whose key is `key`,
-/// and says whether this move is a lapse (a fixed function of the key and the seed).
-pub fn apply(params: &LevelParams, limits: &mut Limits, key: u64, seed: u64) -> bool {
+/// Tightens `limits` by the level's caps, for the move from the position whose key is `key`
+/// and which has `legal_moves` legal moves, and says whether this move is a lapse (a fixed
+/// function of the key and the seed).
+pub fn apply(params: &LevelParams, limits: &mut Limits, key: u64, legal_moves: usize, seed: u64) -> bool {
     if let Some(cap) = params.depth {
         limits.depth = Some(limits.depth.map_or(cap, |depth| depth.min(cap)));
     }
     let lapse = params.lapse_nodes.filter(|_| is_lapse(params, key, seed));
-    for cap in [params.nodes, lapse].into_iter().flatten() {
+    let nodes = params
+        .nodes
+        .map(|cap| scaled_by_complexity(cap, params.complexity_moves, legal_moves));
+    for cap in [nodes, lapse].into_iter().flatten() {
         limits.nodes = Some(limits.nodes.map_or(cap, |nodes| nodes.min(cap)));
     }
     if let Some(cap) = params.movetime_ms {
@@ -22,6 +26,20 @@ pub fn apply(params: &LevelParams, limits: &mut Limits, key: u64, seed: u64) -> 
         limits.movetime = Some(limits.movetime.map_or(cap, |time| time.min(cap)));
     }
     lapse.is_some()
+}
+
+/// Fewest and most times its node cap a level searches, with `complexity_moves`.
+const COMPLEXITY_SCALE: (f64, f64) = (0.5, 4.0);
+
+/// A node cap scaled by the position's complexity: `reference` legal moves over the
+/// position's `legal_moves`, within [`COMPLEXITY_SCALE`] (no reference: the cap itself).
+pub fn scaled_by_complexity(cap: u64, reference: Option<u32>, legal_moves: usize) -> u64 {
+    let Some(reference) = reference else {
+        return cap;
+    };
+    let (least, most) = COMPLEXITY_SCALE;
+    let scale = (f64::from(reference) / legal_moves.max(1) as f64).clamp(least, most);
+    ((cap as f64 * scale).round() as u64).max(1)
 }
 
 /// The evaluation noise of a position (its key) under `seed`: uniform in ±`amplitude`, the

@@ -5,7 +5,8 @@
 //! A weaker level plays like a weaker player, not like a strong engine that blunders at
 //! random:
 //! - it looks less far: caps on depth, nodes and time per move (which also make it cheap to
-//!   host);
+//!   host), the node cap optionally scaled by how many moves the position offers
+//!   (`complexity_moves`: further in an ending or a forced reply, less far among many);
 //! - it judges less well: evaluation noise that is a fixed function of the position and the
 //!   `Seed`, so a replayed game replays;
 //! - it picks among the best few moves with a chance that falls with each move's score
@@ -34,6 +35,6 @@ mod table;
 #[cfg(test)]
 mod tests;
 
-pub use choice::{apply, choice_scale, choose, is_lapse, noise, win_percent, WIN_SLOPE};
+pub use choice::{apply, choice_scale, choose, is_lapse, noise, scaled_by_complexity, win_percent, WIN_SLOPE};
 pub use params::{LevelParams, MAX_LEVEL, MIN_LEVEL};
 pub use table::{LevelTable, LevelsFileError};

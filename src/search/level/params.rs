@@ -79,6 +79,15 @@ pub struct LevelParams {
     /// `chances_when_ahead` in plain chess (none: `chances_when_ahead` in both variants).
     #[serde(default)]
     pub chess_chances_when_ahead: Option<bool>,
+    /// The legal moves of a position of middling complexity: with it, a move's node cap is
+    /// scaled by this over the position's own legal moves (half to four times), so the
+    /// level looks further where there is little to choose from (an ending, a forced reply)
+    /// and less far where there is much. Lapses keep their own cap.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub complexity_moves: Option<u32>,
+    /// `complexity_moves` in plain chess (none: `complexity_moves` in both variants).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chess_complexity_moves: Option<u32>,
     /// The level's Elo in plain chess on Stockfish's `UCI_Elo` scale (what `UCI_Elo`
     /// interpolates between), if known.
     #[serde(default)]
@@ -134,6 +143,8 @@ impl LevelParams {
         lapse_nodes: None,
         chances_when_ahead: false,
         chess_chances_when_ahead: None,
+        complexity_moves: None,
+        chess_complexity_moves: None,
         elo: None,
         covered_elo: None,
     };
@@ -183,6 +194,12 @@ impl LevelParams {
         plain_override(covered, self.chances_when_ahead, self.chess_chances_when_ahead)
     }
 
+    /// The reference count of legal moves that scales the level's node cap, in a variant:
+    /// `chess_complexity_moves` in plain chess if it has one, else `complexity_moves`.
+    pub fn complexity_moves_in(&self, covered: bool) -> Option<u32> {
+        plain_override(covered, self.complexity_moves, self.chess_complexity_moves.map(Some))
+    }
+
     /// The level as it plays a variant: its node cap is [`LevelParams::nodes_in`] that
     /// variant, its lapse rate [`LevelParams::lapse_pct_in`].
     pub fn in_variant(&self, covered: bool) -> LevelParams {
@@ -199,6 +216,8 @@ impl LevelParams {
             chess_lapse_pct: None,
             chances_when_ahead: self.chances_when_ahead_in(covered),
             chess_chances_when_ahead: None,
+            complexity_moves: self.complexity_moves_in(covered),
+            chess_complexity_moves: None,
             ..*self
         }
     }

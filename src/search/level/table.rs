@@ -146,6 +146,10 @@ impl LevelTable {
             if params.lapse_nodes == Some(0) {
                 return bad("lapse_nodes must be positive");
             }
+            let reference = [params.complexity_moves, params.chess_complexity_moves];
+            if reference.iter().flatten().any(|&moves| !(1..=256).contains(&moves)) {
+                return bad("complexity_moves and chess_complexity_moves must be 1..=256");
+            }
         }
         Ok(LevelTable { levels })
     }
@@ -254,6 +258,11 @@ impl LevelTable {
                 .chess_chances_when_ahead
                 .or(high.chess_chances_when_ahead)
                 .map(|_| nearer.chances_when_ahead_in(false)),
+            complexity_moves: nearer.complexity_moves,
+            chess_complexity_moves: low
+                .chess_complexity_moves
+                .or(high.chess_complexity_moves)
+                .and_then(|_| nearer.complexity_moves_in(false)),
             elo: Some(elo),
             covered_elo: match (low.covered_elo, high.covered_elo) {
                 (Some(a), Some(b)) => Some(linear(a, b)),

@@ -101,7 +101,7 @@ fn caps_only_tighten() {
         movetime: Some(Duration::from_millis(10)),
         ..Limits::default()
     };
-    apply(&params, &mut limits, 1, 1);
+    apply(&params, &mut limits, 1, 30, 1);
     assert_eq!(limits.depth, Some(9));
     assert_eq!(limits.nodes, params.nodes);
     assert!(params.nodes.is_some());
@@ -132,7 +132,7 @@ fn a_lapse_caps_the_nodes_of_its_share_of_moves_in_its_variant() {
     };
     let nodes = |params: &LevelParams, key: u64| {
         let mut limits = Limits::default();
-        let lapse = apply(params, &mut limits, key, 9);
+        let lapse = apply(params, &mut limits, key, 30, 9);
         assert_eq!(lapse, limits.nodes == Some(300));
         limits.nodes
     };
@@ -150,7 +150,7 @@ fn a_lapse_caps_the_nodes_of_its_share_of_moves_in_its_variant() {
         ..Limits::default()
     };
     let key = (0..).find(|&key| is_lapse(&covered, key, 9)).unwrap();
-    apply(&covered, &mut limits, key, 9);
+    apply(&covered, &mut limits, key, 30, 9);
     assert_eq!(limits.nodes, Some(100));
     // Files say it, bounded; UCI_Elo interpolates it.
     let (table, text) = with_level_3(params);
@@ -393,4 +393,44 @@ fn files_without_the_new_fields_still_load() {
         .unwrap_err()
         .to_string()
         .contains("recapture_pct"));
+}
+
+#[test]
+fn complexity_scales_the_node_cap_by_the_legal_moves_within_bounds() {
+    let params = LevelParams {
+        nodes: Some(60_000),
+        chess_complexity_moves: Some(30),
+        lapse_pct: 100,
+        lapse_nodes: Some(300),
+        ..LevelParams::FULL
+    };
+    let nodes = |params: &LevelParams, legal_moves: usize| {
+        let mut limits = Limits::default();
+        apply(params, &mut limits, 5, legal_moves, 9);
+        limits.nodes
+    };
+    // Covered chess has no reference here: the cap stands; a lapse keeps its own cap.
+    let covered = LevelParams {
+        lapse_pct: 0,
+        ..params.in_variant(true)
+    };
+    assert_eq!(nodes(&covered, 10), Some(60_000));
+    assert_eq!(nodes(&params.in_variant(true), 10), Some(300));
+    let plain = LevelParams {
+        lapse_pct: 0,
+        ..params.in_variant(false)
+    };
+    assert_eq!(nodes(&plain, 30), Some(60_000));
+    assert_eq!(nodes(&plain, 15), Some(120_000));
+    assert_eq!(nodes(&plain, 40), Some(45_000));
+    assert_eq!(nodes(&plain, 200), Some(30_000), "at least half");
+    assert_eq!(nodes(&plain, 1), Some(240_000), "at most four times");
+    assert_eq!(scaled_by_complexity(60_000, None, 3), 60_000);
+    // Files say it, bounded; UCI_Elo takes the nearer level's.
+    let (table, text) = with_level_3(params);
+    assert!(text.contains("chess_complexity_moves = 30") && !text.contains("\ncomplexity_moves"));
+    assert!(LevelTable::parse(&text.replacen("chess_complexity_moves = 30", "chess_complexity_moves = 0", 1)).is_err());
+    let (l3, l4) = (table.levels[2].elo.unwrap(), table.levels[3].elo.unwrap());
+    assert_eq!(table.for_elo(l3 * 0.9 + l4 * 0.1).complexity_moves_in(false), Some(30));
+    assert_eq!(table.for_elo(l3 * 0.1 + l4 * 0.9).complexity_moves_in(false), None);
 }
