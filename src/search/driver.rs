@@ -62,8 +62,8 @@ pub fn run_with_memory(
     }
     let start = Instant::now();
     let mut limits = job.limits.clone();
-    let legal_moves = job.position.legal_moves().len();
-    let lapse = level::apply(&job.level, &mut limits, job.position.hash(), legal_moves, job.seed);
+    let legal = job.position.legal_moves();
+    let lapse = level::apply(&job.level, &mut limits, job.position.hash(), legal.len(), job.seed);
     // A lapse looks at the position afresh: the level's hash table holds what its earlier,
     // deeper searches saw of this position's lines, and would show it what it is not looking
     // at.
@@ -84,7 +84,6 @@ pub fn run_with_memory(
     };
 
     let root_moves: Vec<Move> = {
-        let legal = job.position.legal_moves();
         let all: Vec<Move> = legal.iter().copied().collect();
         let chosen: Vec<Move> = all
             .iter()
