@@ -69,9 +69,10 @@ def per_variant(shared, plain):
 def markdown(levels):
     rows = [
         "| level | nodes | plain-chess nodes | ms cap | noise cp (covered / plain) | candidates (covered / plain) | temperature cp (covered / plain) | loss cap cp "
-        "| recapture % | lapses % (covered / plain) at nodes | covered pieces as | evaluation in covered chess "
+        "| recapture % | lapses % (covered / plain) at nodes | complexity moves (covered / plain) "
+        "| covered pieces as | evaluation in covered chess "
         "| plain Elo (`UCI_Elo` scale) | covered Elo (ladder) |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |",
     ]
     for number, level in enumerate(levels, 1):
         def get(key, default):
@@ -91,6 +92,7 @@ def markdown(levels):
             get("max_loss_cp", "none"),
             get("recapture_pct", "0"),
             lapses(level),
+            per_variant(get("complexity_moves", "none"), get("chess_complexity_moves", None)),
             "their covers" if level.get("naive_covers") else "their pools",
             "network" if level.get("network") or number == 5 else "hand-written",
             elo("elo"),

@@ -430,7 +430,7 @@ fn complexity_scales_the_node_cap_by_the_legal_moves_within_bounds() {
     let (table, text) = with_level_3(params);
     assert!(text.contains("chess_complexity_moves = 30") && !text.contains("\ncomplexity_moves"));
     assert!(LevelTable::parse(&text.replacen("chess_complexity_moves = 30", "chess_complexity_moves = 0", 1)).is_err());
-    let (l3, l4) = (table.levels[2].elo.unwrap(), table.levels[3].elo.unwrap());
-    assert_eq!(table.for_elo(l3 * 0.9 + l4 * 0.1).complexity_moves_in(false), Some(30));
-    assert_eq!(table.for_elo(l3 * 0.1 + l4 * 0.9).complexity_moves_in(false), None);
+    let (l2, l3) = (table.levels[1].elo.unwrap(), table.levels[2].elo.unwrap());
+    assert_eq!(table.for_elo(l2 * 0.1 + l3 * 0.9).complexity_moves_in(false), Some(30));
+    assert_eq!(table.for_elo(l2 * 0.9 + l3 * 0.1).complexity_moves_in(false), None);
 }
