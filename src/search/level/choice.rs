@@ -32,7 +32,7 @@ pub fn apply(params: &LevelParams, limits: &mut Limits, key: u64, legal_moves: u
 const COMPLEXITY_SCALE: (f64, f64) = (0.5, 4.0);
 
 /// A node cap scaled by the position's complexity: `reference` legal moves over the
-/// position's `legal_moves`, within [`COMPLEXITY_SCALE`] (no reference: the cap itself).
+/// position's `legal_moves`, between half and four times (no reference: the cap itself).
 pub fn scaled_by_complexity(cap: u64, reference: Option<u32>, legal_moves: usize) -> u64 {
     let Some(reference) = reference else {
         return cap;
