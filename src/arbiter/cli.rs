@@ -113,7 +113,6 @@ impl MatchArgs {
     }
 }
 
-/// `veil merge`: one report from several shards' results files.
 /// Resign and draw adjudication, as `veil match` and `veil levels` take them.
 #[derive(Args, Debug)]
 pub struct AdjudicationArgs {
@@ -137,6 +136,7 @@ impl AdjudicationArgs {
     }
 }
 
+/// `veil merge`: one report from several shards' results files.
 #[derive(Args, Debug)]
 pub struct MergeArgs {
     /// Results files written by `veil match --results` (one per shard).
@@ -275,6 +275,7 @@ pub fn sprt_settings(items: &[String]) -> Result<Option<SprtSettings>, String> {
     Ok(Some(sprt))
 }
 
+/// A `--resign` option's settings (none given: no resign adjudication).
 fn resign_rule(items: &[String]) -> Result<Option<ResignRule>, String> {
     if items.is_empty() {
         return Ok(None);
@@ -287,6 +288,7 @@ fn resign_rule(items: &[String]) -> Result<Option<ResignRule>, String> {
     }))
 }
 
+/// A `--draw` option's settings (none given: no draw adjudication).
 fn draw_rule(items: &[String]) -> Result<Option<DrawRule>, String> {
     if items.is_empty() {
         return Ok(None);

@@ -35,6 +35,6 @@ mod table;
 #[cfg(test)]
 mod tests;
 
-pub use choice::{apply, choice_scale, choose, is_lapse, noise, scaled_by_complexity, win_percent, WIN_SLOPE};
+pub use choice::{apply, choice_scale, choose, is_lapse, noise, win_percent, WIN_SLOPE};
 pub use params::{LevelParams, MAX_LEVEL, MIN_LEVEL};
 pub use table::{LevelTable, LevelsFileError};

@@ -1,5 +1,6 @@
 //! Tests of the levels: their files, `UCI_Elo`, caps, lapses and choice.
 
+use super::choice::scaled_by_complexity;
 use super::table::LevelsFile;
 use super::*;
 use crate::rules::{Move, Square};
