@@ -107,3 +107,30 @@ fn star_pruning_keeps_the_expectimax_value() {
     eprintln!("nodes: full-window {full_nodes}, Star1 {star1_nodes}, Star1+Star2 {star2_nodes}");
     assert!(star2_nodes < full_nodes);
 }
+
+/// A lapse glances, but the level still looks: Black threatens mate on the back rank, and a
+/// level that lapses on every move with a one-node glance must still parry it, whatever the
+/// glance would have played.
+#[test]
+fn a_lapse_does_not_throw_a_won_game_away() {
+    use veil::search::level::LevelParams;
+    let position = Position::from_fen("4r1k1/2B2ppp/8/1N6/8/8/5PPP/6K1 w - - 0 1").unwrap();
+    for seed in 0..8 {
+        let mut job = SearchJob::new(position.clone(), Limits::default());
+        job.level = LevelParams {
+            nodes: Some(20_000),
+            lapse_pct: 100,
+            lapse_nodes: Some(1),
+            ..LevelParams::FULL
+        };
+        job.seed = seed;
+        let result = run(&job, &TranspositionTable::new(4), &SearchControl::new(), |_| {});
+        let played = result.best_move.unwrap();
+        let after = position.play(played, None);
+        let mated = after.legal_moves().iter().any(|&reply| {
+            let next = after.play(reply, None);
+            next.is_check() && next.legal_moves().is_empty()
+        });
+        assert!(!mated, "seed {seed}: {played} allows mate in one");
+    }
+}

@@ -60,29 +60,15 @@ pub fn run_with_memory(
             };
         }
     }
-    let start = Instant::now();
+    let go = Go {
+        job,
+        memory,
+        control,
+        start: Instant::now(),
+    };
     let mut limits = job.limits.clone();
     let legal = job.position.legal_moves();
-    let lapse = level::apply(&job.level, &mut limits, job.position.hash(), legal.len(), job.seed);
-    // A lapse looks at the position afresh: the level's hash table holds what its earlier,
-    // deeper searches saw of this position's lines, and would show it what it is not looking
-    // at.
-    let fresh = lapse.then(|| TranspositionTable::try_new(1)).flatten();
-    let tt = fresh.as_ref().unwrap_or(tt);
-    tt.new_search();
-    let shared = Shared {
-        config: SearchConfig {
-            ablation: job.ablation,
-            ..SearchConfig::default()
-        },
-        control,
-        tt,
-        start,
-        budget: TimeBudget::new(&limits, job.move_overhead),
-        node_limit: limits.nodes,
-        abort: AtomicBool::new(false),
-    };
-
+    let glance = level::apply(&job.level, &mut limits, job.position.hash(), legal.len(), job.seed);
     let root_moves: Vec<Move> = {
         let all: Vec<Move> = legal.iter().copied().collect();
         let chosen: Vec<Move> = all
@@ -104,12 +90,144 @@ pub fn run_with_memory(
             score: None,
             nodes: 0,
         }
+    } else if let Some(glance) = glance {
+        go.lapse(tt, &limits, &glance, &root_moves, &mut report)
     } else {
-        let helpers = job.threads.clamp(1, 256) - 1;
+        go.search(tt, &limits, &root_moves, Purpose::Play, &mut report).result
+    };
+
+    // UCI: after `go infinite` or while pondering, bestmove waits for stop (or ponderhit).
+    while (limits.infinite || control.is_pondering()) && !control.is_stopped() {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    SearchResult {
+        nodes: control.nodes(),
+        ..result
+    }
+}
+
+/// What one search within a `go` is for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Purpose {
+    /// The move to play: every thread, the level's lines and its choice among them.
+    Play,
+    /// A lapse's glance: one thread, one line, few nodes.
+    Glance,
+    /// A second look at a lapse's move alone, to score it as the full search would.
+    SecondLook,
+}
+
+/// What every search of one `go` shares: the job, the threads' memory, the control handle
+/// (one node count for the whole move) and the clock (the move's time limits count from
+/// the `go`, however many searches it makes).
+struct Go<'a> {
+    job: &'a SearchJob,
+    memory: &'a SearchMemory,
+    control: &'a SearchControl,
+    start: Instant,
+}
+
+/// A search's result and its lines as the level saw them: each line's first move and score
+/// in centipawns, best first (the last iteration with every line).
+struct Searched {
+    result: SearchResult,
+    lines: Vec<(Move, i32)>,
+}
+
+impl Go<'_> {
+    /// A lapse: the glance (a few nodes, a fresh hash table) picks the move, and the full
+    /// search the level would otherwise make judges it. The glance's move stands unless that
+    /// search, or a second look at the move alone when it is not among the search's lines,
+    /// scores it as throwing the game away ([`level::move_stands`]); then the level plays
+    /// its full search's choice.
+    fn lapse(
+        &self,
+        tt: &TranspositionTable,
+        limits: &Limits,
+        glance_limits: &Limits,
+        root_moves: &[Move],
+        report: &mut dyn FnMut(&Report),
+    ) -> SearchResult {
+        // A glance looks at the position afresh: the level's hash table holds what its
+        // earlier, deeper searches saw of this position's lines, and would show it what it
+        // is not looking at.
+        let fresh = TranspositionTable::try_new(1);
+        let glance = self
+            .search(
+                fresh.as_ref().unwrap_or(tt),
+                glance_limits,
+                root_moves,
+                Purpose::Glance,
+                report,
+            )
+            .result;
+        let Some(glanced) = glance.best_move else {
+            return glance;
+        };
+        let full = self.search(tt, limits, root_moves, Purpose::Play, report);
+        let Some(&(_, best)) = full.lines.first() else {
+            return glance;
+        };
+        let glanced_score = match full.lines.iter().find(|&&(m, _)| m == glanced) {
+            Some(&(_, score)) => Some(score),
+            None => self
+                .search(tt, limits, &[glanced], Purpose::SecondLook, report)
+                .lines
+                .first()
+                .map(|&(_, score)| score),
+        };
+        match glanced_score {
+            Some(score) if !level::move_stands(best, score) => full.result,
+            _ => glance,
+        }
+    }
+
+    /// One search of `root_moves` under `limits` (its node limit counts from the nodes the
+    /// `go` has searched so far).
+    fn search(
+        &self,
+        tt: &TranspositionTable,
+        limits: &Limits,
+        root_moves: &[Move],
+        purpose: Purpose,
+        report: &mut dyn FnMut(&Report),
+    ) -> Searched {
+        let Go {
+            job,
+            memory,
+            control,
+            start,
+        } = *self;
+        tt.new_search();
+        let shared = Shared {
+            config: SearchConfig {
+                ablation: job.ablation,
+                ..SearchConfig::default()
+            },
+            control,
+            tt,
+            start,
+            budget: TimeBudget::new(limits, job.move_overhead),
+            node_limit: limits.nodes.map(|cap| control.nodes().saturating_add(cap)),
+            only_move_at_once: purpose != Purpose::SecondLook,
+            abort: AtomicBool::new(false),
+        };
+        let play = purpose == Purpose::Play;
+        let helpers = if play { job.threads.clamp(1, 256) - 1 } else { 0 };
+        // A weaker level chooses among its best few moves: search that many lines and show
+        // the GUI only the ones it asked for. A glance looks at one line: its few nodes
+        // spread over several lines would see one ply, and miss even a check that forks (a
+        // person's glance looks at one move, and at its replies).
+        let choosing = play && job.level.candidates > 1 && job.level.temperature_cp > 0;
+        let lines = match purpose {
+            Purpose::Play if choosing => job.multipv.max(job.level.candidates.min(root_moves.len())),
+            Purpose::Play => job.multipv.max(1),
+            Purpose::Glance | Purpose::SecondLook => 1,
+        };
         std::thread::scope(|scope| {
             for id in 1..=helpers {
                 let shared = &shared;
-                let root_moves = root_moves.clone();
+                let root_moves = root_moves.to_vec();
                 let limits = limits.clone();
                 scope.spawn(move || {
                     let tables = memory.take(id, &job.level, job.seed, job.evaluator.key_for(&job.position));
@@ -120,52 +238,33 @@ pub fn run_with_memory(
             }
             let tables = memory.take(0, &job.level, job.seed, job.evaluator.key_for(&job.position));
             let mut worker = Worker::new(job, &shared, 0, tables);
-            // A weaker level chooses among its best few moves: search that many lines and
-            // show the GUI only the ones it asked for. A lapse glances at one line and plays
-            // it: its few nodes spread over several lines would see one ply, and miss even a
-            // check that forks (a person's glance looks at one move, and at its replies).
-            let choosing = !lapse && job.level.candidates > 1 && job.level.temperature_cp > 0;
-            let lines = if choosing {
-                job.multipv.max(job.level.candidates.min(root_moves.len()))
-            } else {
-                job.multipv.max(1)
-            };
             // The lines of the iteration under way, and of the last one with every line.
             let mut current: Vec<(u32, usize, Move, i32)> = Vec::new();
             let mut last: Vec<(u32, usize, Move, i32)> = Vec::new();
-            let mut result = worker.iterate(&root_moves, &limits, lines, |line: &Report| {
-                if let (true, Some(&first)) = (choosing, line.pv.first()) {
+            let mut result = worker.iterate(root_moves, limits, lines, |line: &Report| {
+                if let Some(&first) = line.pv.first() {
                     current.retain(|&(depth, index, _, _)| depth == line.depth && index != line.multipv);
                     current.push((line.depth, line.multipv, first, line.score.as_centipawns()));
                     if current.len() == lines {
                         last.clone_from(&current);
                     }
                 }
-                if line.multipv <= job.multipv.max(1) {
+                if play && line.multipv <= job.multipv.max(1) {
                     report(line);
                 }
             });
             shared.abort.store(true, Ordering::Relaxed);
             memory.give_back(0, worker.into_tables());
-            if choosing && last.len() > 1 {
-                last.sort_by_key(|&(_, index, _, _)| index);
-                let scored: Vec<(Move, i32)> = last.iter().map(|&(_, _, m, score)| (m, score)).collect();
-                let chosen = level::choose(&job.level, &scored, job.position.hash(), job.seed, job.last_capture);
+            last.sort_by_key(|&(_, index, _, _)| index);
+            let lines: Vec<(Move, i32)> = last.iter().map(|&(_, _, m, score)| (m, score)).collect();
+            if choosing && lines.len() > 1 {
+                let chosen = level::choose(&job.level, &lines, job.position.hash(), job.seed, job.last_capture);
                 if chosen.is_some() && chosen != result.best_move {
                     result.best_move = chosen;
                     result.ponder_move = None;
                 }
             }
-            result
+            Searched { result, lines }
         })
-    };
-
-    // UCI: after `go infinite` or while pondering, bestmove waits for stop (or ponderhit).
-    while (limits.infinite || control.is_pondering()) && !control.is_stopped() {
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    SearchResult {
-        nodes: control.nodes(),
-        ..result
     }
 }

@@ -127,7 +127,11 @@ impl Worker<'_> {
             if self.stopped {
                 break;
             }
-            if root_moves.len() == 1 && self.shared.budget.soft.is_some() && !limits.infinite {
+            if root_moves.len() == 1
+                && self.shared.only_move_at_once
+                && self.shared.budget.soft.is_some()
+                && !limits.infinite
+            {
                 break;
             }
             if let (Some(mate), Some((_, _, score))) = (limits.mate, best) {

@@ -27,6 +27,7 @@ pub fn root_value(position: &Position, depth: u32, config: SearchConfig) -> (i32
         start: Instant::now(),
         budget: TimeBudget { soft: None, hard: None },
         node_limit: None,
+        only_move_at_once: true,
         abort: AtomicBool::new(false),
     };
     let job = SearchJob::new(position.clone(), Limits::default());

@@ -8,24 +8,46 @@ use crate::search::limits::Limits;
 use std::time::Duration;
 
 /// Tightens `limits` by the level's caps, for the move from the position whose key is `key`
-/// and which has `legal_moves` legal moves, and says whether this move is a lapse (a fixed
-/// function of the key and the seed).
-pub fn apply(params: &LevelParams, limits: &mut Limits, key: u64, legal_moves: usize, seed: u64) -> bool {
+/// and which has `legal_moves` legal moves. If this move is a lapse (a fixed function of the
+/// key and the seed), gives the limits of its glance: the same, with at most `lapse_nodes`
+/// nodes.
+pub fn apply(params: &LevelParams, limits: &mut Limits, key: u64, legal_moves: usize, seed: u64) -> Option<Limits> {
     if let Some(cap) = params.depth {
         limits.depth = Some(limits.depth.map_or(cap, |depth| depth.min(cap)));
     }
-    let lapse = params.lapse_nodes.filter(|_| is_lapse(params, key, seed));
-    let nodes = params
+    if let Some(cap) = params
         .nodes
-        .map(|cap| scaled_by_complexity(cap, params.complexity_moves, legal_moves));
-    for cap in [nodes, lapse].into_iter().flatten() {
+        .map(|cap| scaled_by_complexity(cap, params.complexity_moves, legal_moves))
+    {
         limits.nodes = Some(limits.nodes.map_or(cap, |nodes| nodes.min(cap)));
     }
     if let Some(cap) = params.movetime_ms {
         let cap = Duration::from_millis(cap);
         limits.movetime = Some(limits.movetime.map_or(cap, |time| time.min(cap)));
     }
-    lapse.is_some()
+    let lapse = params.lapse_nodes.filter(|_| is_lapse(params, key, seed))?;
+    let mut glance = limits.clone();
+    glance.nodes = Some(glance.nodes.map_or(lapse, |nodes| nodes.min(lapse)));
+    Some(glance)
+}
+
+/// A level's move does not stand if its second look scores it this many points of winning
+/// chances below the level's best line ...
+pub const GUARD_DROP: f64 = 40.0;
+/// ... from a best line worth at least these winning chances (percent). Both lie inside the
+/// howler of `veil levels --profile` (a drop of 50 points from 40 or more; its module checks
+/// this at compile time), so that what the level's own second look sees as a howler is not
+/// played.
+pub const GUARD_FROM: f64 = 40.0;
+
+/// Whether a move stands, when the level's search scores its best line `best` and a second
+/// look at the move alone scores it `looked` (centipawns, the level's side's view): unless
+/// the move gives away [`GUARD_DROP`] points of winning chances from a position the level
+/// was not losing. A person's glance misses a threat; a person who looks again at the move
+/// before playing it does not let a won game go that the look shows lost.
+pub fn move_stands(best: i32, looked: i32) -> bool {
+    let before = win_percent(f64::from(best));
+    before < GUARD_FROM || before - win_percent(f64::from(looked)) < GUARD_DROP
 }
 
 /// Fewest and most times its node cap a level searches, with `complexity_moves`.

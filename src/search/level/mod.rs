@@ -24,7 +24,10 @@
 //!   line's move, so it misses what a glance misses (a threat two moves deep) as a person
 //!   does, rather than giving material away for nothing. That is where a level's blunders
 //!   come from; the choice above only adds small errors, since `max_loss_cp` bounds it by
-//!   the level's own scores.
+//!   the level's own scores. The level still makes its full search, and a glance's move that
+//!   search (or a second look at that move alone) scores as throwing a game away that was
+//!   not lost ([`move_stands`]) gives way to the full search's choice: a lapse costs
+//!   chances, never the game on the spot.
 //!
 //! The level's parameters are in `params.rs`, the table of five levels and its file in
 //! `table.rs`, and what a level does to a search and its choice of move in `choice.rs`.
@@ -35,6 +38,8 @@ mod table;
 #[cfg(test)]
 mod tests;
 
-pub use choice::{apply, choice_scale, choose, is_lapse, noise, win_percent, WIN_SLOPE};
+pub use choice::{
+    apply, choice_scale, choose, is_lapse, move_stands, noise, win_percent, GUARD_DROP, GUARD_FROM, WIN_SLOPE,
+};
 pub use params::{LevelParams, MAX_LEVEL, MIN_LEVEL};
 pub use table::{LevelTable, LevelsFileError};

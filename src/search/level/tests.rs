@@ -132,10 +132,11 @@ fn a_lapse_caps_the_nodes_of_its_share_of_moves_in_its_variant() {
         ..LevelParams::FULL
     };
     let nodes = |params: &LevelParams, key: u64| {
+        // A lapse's glance has the lapse's cap; the full search that judges it, the level's.
         let mut limits = Limits::default();
-        let lapse = apply(params, &mut limits, key, 30, 9);
-        assert_eq!(lapse, limits.nodes == Some(300));
-        limits.nodes
+        let glance = apply(params, &mut limits, key, 30, 9);
+        assert_eq!(limits.nodes, Some(50_000));
+        glance.map_or(limits.nodes, |glance| glance.nodes)
     };
     let covered = params.in_variant(true);
     let lapses = (0..2000).filter(|&key| nodes(&covered, key) == Some(300)).count();
@@ -151,8 +152,11 @@ fn a_lapse_caps_the_nodes_of_its_share_of_moves_in_its_variant() {
         ..Limits::default()
     };
     let key = (0..).find(|&key| is_lapse(&covered, key, 9)).unwrap();
-    apply(&covered, &mut limits, key, 30, 9);
-    assert_eq!(limits.nodes, Some(100));
+    let glance = apply(&covered, &mut limits, key, 30, 9);
+    assert_eq!(
+        (limits.nodes, glance.and_then(|glance| glance.nodes)),
+        (Some(100), Some(100))
+    );
     // Files say it, bounded; UCI_Elo interpolates it.
     let (table, text) = with_level_3(params);
     assert!(LevelTable::parse(&text.replacen("lapse_pct = 20", "lapse_pct = 101", 1)).is_err());
@@ -407,10 +411,11 @@ fn complexity_scales_the_node_cap_by_the_legal_moves_within_bounds() {
     };
     let nodes = |params: &LevelParams, legal_moves: usize| {
         let mut limits = Limits::default();
-        apply(params, &mut limits, 5, legal_moves, 9);
-        limits.nodes
+        let glance = apply(params, &mut limits, 5, legal_moves, 9);
+        glance.map_or(limits.nodes, |glance| glance.nodes)
     };
-    // Covered chess has no reference here: the cap stands; a lapse keeps its own cap.
+    // Covered chess has no reference here: the cap stands; a lapse's glance keeps its own
+    // cap.
     let covered = LevelParams {
         lapse_pct: 0,
         ..params.in_variant(true)
@@ -434,4 +439,17 @@ fn complexity_scales_the_node_cap_by_the_legal_moves_within_bounds() {
     let (l2, l3) = (table.levels[1].elo.unwrap(), table.levels[2].elo.unwrap());
     assert_eq!(table.for_elo(l2 * 0.1 + l3 * 0.9).complexity_moves_in(false), Some(30));
     assert_eq!(table.for_elo(l2 * 0.9 + l3 * 0.1).complexity_moves_in(false), None);
+}
+
+#[test]
+fn a_move_stands_unless_it_throws_away_a_game_that_was_not_lost() {
+    // Small and middling losses stand: a lapse or the choice is meant to cost something.
+    assert!(move_stands(0, -150));
+    assert!(move_stands(300, 0));
+    // A won or level game given away does not.
+    assert!(!move_stands(500, -100));
+    assert!(!move_stands(0, -900));
+    assert!(!move_stands(20_000, -300), "a mate let go");
+    // From a lost position, nothing more is lost.
+    assert!(move_stands(-200, -2_000));
 }
