@@ -32,7 +32,7 @@ pub const HOWLER_DROP: f64 = 50.0;
 /// howler rule); above [`AHEAD_FROM`], ahead.
 pub const BEHIND_BELOW: f64 = 40.0;
 pub const AHEAD_FROM: f64 = 60.0;
-// A level's move gives way where its own second look sees a howler: the guard must sit
+// A lapse's move gives way where the level's own search sees a howler: the guard must sit
 // inside the rule the profile judges by.
 const _: () = assert!(GUARD_DROP < HOWLER_DROP && GUARD_FROM <= BEHIND_BELOW);
 /// A game is decided once the judge has scored this many plies in a row at the cap (one

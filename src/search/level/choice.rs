@@ -31,17 +31,18 @@ pub fn apply(params: &LevelParams, limits: &mut Limits, key: u64, legal_moves: u
     Some(glance)
 }
 
-/// A level's move does not stand if its second look scores it this many points of winning
-/// chances below the level's best line ...
+/// A lapse's move does not stand if the level's full search (or a second look at the move
+/// alone) scores it this many points of winning chances below the level's best line ...
 pub const GUARD_DROP: f64 = 40.0;
 /// ... from a best line worth at least these winning chances (percent). Both lie inside the
 /// howler of `veil levels --profile` (a drop of 50 points from 40 or more; its module checks
-/// this at compile time), so that what the level's own second look sees as a howler is not
+/// this at compile time), so that what the level's own search sees as a howler is not
 /// played.
 pub const GUARD_FROM: f64 = 40.0;
 
-/// Whether a move stands, when the level's search scores its best line `best` and a second
-/// look at the move alone scores it `looked` (centipawns, the level's side's view): unless
+/// Whether a move stands, when the level's search scores its best line `best` and the move
+/// `looked` (its own line's score, or a second look's at the move alone; centipawns, the
+/// level's side's view): unless
 /// the move gives away [`GUARD_DROP`] points of winning chances from a position the level
 /// was not losing. A person's glance misses a threat; a person who looks again at the move
 /// before playing it does not let a won game go that the look shows lost.
