@@ -61,6 +61,13 @@ def lapses(level):
     return f"{covered} / {plain} at {value(level['lapse_nodes']) if 'lapse_nodes' in level else 'no cap'}"
 
 
+def second_look(level):
+    covered = level.get("second_look", False)
+    plain = level.get("chess_second_look", covered)
+    yes = {True: "yes", False: "no"}
+    return yes[covered] if covered == plain else f"{yes[covered]} / {yes[plain]}"
+
+
 def per_variant(shared, plain):
     """A cell of a field that plain chess may override: `covered / plain` when it does."""
     return shared if plain is None else f"{shared} / {plain}"
@@ -69,10 +76,11 @@ def per_variant(shared, plain):
 def markdown(levels):
     rows = [
         "| level | nodes | plain-chess nodes | ms cap | noise cp (covered / plain) | candidates (covered / plain) | temperature cp (covered / plain) | loss cap cp "
-        "| recapture % | lapses % (covered / plain) at nodes | complexity moves (covered / plain) "
+        "| recapture % | lapses % (covered / plain) at nodes | second look (covered / plain) "
+        "| complexity moves (covered / plain) "
         "| covered pieces as | evaluation in covered chess "
         "| plain Elo (`UCI_Elo` scale) | covered Elo (ladder) |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |",
     ]
     for number, level in enumerate(levels, 1):
         def get(key, default):
@@ -92,6 +100,7 @@ def markdown(levels):
             get("max_loss_cp", "none"),
             get("recapture_pct", "0"),
             lapses(level),
+            second_look(level),
             per_variant(get("complexity_moves", "none"), get("chess_complexity_moves", None)),
             "their covers" if level.get("naive_covers") else "their pools",
             "network" if level.get("network") or number == 5 else "hand-written",

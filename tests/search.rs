@@ -108,6 +108,38 @@ fn star_pruning_keeps_the_expectimax_value() {
     assert!(star2_nodes < full_nodes);
 }
 
+/// A level that picks among all its moves all but at random (a huge temperature, no
+/// cap on the loss) still parries a mate in one when it looks again at its move: the look
+/// sees the mate, and the level plays its best line instead.
+#[test]
+fn a_second_look_does_not_play_into_a_mate() {
+    use veil::search::level::LevelParams;
+    let position = Position::from_fen("4r1k1/2B2ppp/8/1N6/8/8/5PPP/6K1 w - - 0 1").unwrap();
+    let level = |second_look| LevelParams {
+        nodes: Some(20_000),
+        candidates: 40,
+        temperature_cp: 100_000,
+        second_look,
+        ..LevelParams::FULL
+    };
+    let mated_after = |second_look, seed| {
+        let mut job = SearchJob::new(position.clone(), Limits::default());
+        job.level = level(second_look);
+        job.seed = seed;
+        let result = run(&job, &TranspositionTable::new(4), &SearchControl::new(), |_| {});
+        let after = position.play(result.best_move.unwrap(), None);
+        after.legal_moves().iter().any(|&reply| {
+            let next = after.play(reply, None);
+            next.is_check() && next.legal_moves().is_empty()
+        })
+    };
+    // Without the look, the choice plays into the mate for some seed.
+    assert!((0..8).any(|seed| mated_after(false, seed)));
+    for seed in 0..8 {
+        assert!(!mated_after(true, seed), "seed {seed}: the level allows mate in one");
+    }
+}
+
 /// A lapse glances, but the level still looks: Black threatens mate on the back rank, and a
 /// level that lapses on every move with a one-node glance must still parry it, whatever the
 /// glance would have played.

@@ -93,7 +93,8 @@ pub fn run_with_memory(
     } else if let Some(glance) = glance {
         go.lapse(tt, &limits, &glance, &root_moves, &mut report)
     } else {
-        go.search(tt, &limits, &root_moves, Purpose::Play, &mut report).result
+        let full = go.search(tt, &limits, &root_moves, Purpose::Play, &mut report);
+        go.look_again(tt, &limits, full, None, &mut report)
     };
 
     // UCI: after `go infinite` or while pondering, bestmove waits for stop (or ponderhit).
@@ -113,9 +114,14 @@ enum Purpose {
     Play,
     /// A lapse's glance: one thread, one line, few nodes.
     Glance,
-    /// A second look at a lapse's move alone, to score it as the full search would.
+    /// A second look at one move alone (a lapse's, or the level's choice), to score it
+    /// with all the level's nodes.
     SecondLook,
 }
+
+/// The most moves a level's second look searches before it plays (see
+/// [`Go::look_again`]).
+const LOOKS: usize = 3;
 
 /// What every search of one `go` shares: the job, the threads' memory, the control handle
 /// (one node count for the whole move) and the clock (the move's time limits count from
@@ -137,9 +143,10 @@ struct Searched {
 impl Go<'_> {
     /// A lapse: the glance (a few nodes, a fresh hash table) picks the move, and the full
     /// search the level would otherwise make judges it. The glance's move stands unless that
-    /// search, or a second look at the move alone when it is not among the search's lines,
-    /// scores it as throwing the game away ([`level::move_stands`]); then the level plays
-    /// its full search's choice.
+    /// search, or a second look at the move alone when it is not among the search's lines
+    /// (always, with `second_look`), scores it as throwing the game away
+    /// ([`level::move_stands`]); then the level plays its full search's choice (looked at
+    /// again, with `second_look`).
     fn lapse(
         &self,
         tt: &TranspositionTable,
@@ -168,6 +175,9 @@ impl Go<'_> {
         let Some(&(_, best)) = full.lines.first() else {
             return glance;
         };
+        if self.job.level.second_look {
+            return self.look_again(tt, limits, full, Some(glance), report);
+        }
         let glanced_score = match full.lines.iter().find(|&&(m, _)| m == glanced) {
             Some(&(_, score)) => Some(score),
             None => self
@@ -179,6 +189,57 @@ impl Go<'_> {
         match glanced_score {
             Some(score) if !level::move_stands(best, score) => full.result,
             _ => glance,
+        }
+    }
+
+    /// With `second_look`, the level looks again before it plays: a search of the move in
+    /// hand alone (the lapse's `glance`, else the choice among the `full` search's lines),
+    /// under the level's limits. The move stands unless the look scores it as throwing away
+    /// a game the full search's best line did not lose ([`level::move_stands`]); then the
+    /// full search's other lines are looked at in their order, [`LOOKS`] looks in all, and
+    /// the first that stands is played, or else the one that looked best.
+    fn look_again(
+        &self,
+        tt: &TranspositionTable,
+        limits: &Limits,
+        full: Searched,
+        glance: Option<SearchResult>,
+        report: &mut dyn FnMut(&Report),
+    ) -> SearchResult {
+        let Some(&(_, best)) = full.lines.first() else {
+            return glance.unwrap_or(full.result);
+        };
+        // Where the full search sees the game as lost already, every move stands.
+        let lost = level::win_percent(f64::from(best)) < level::GUARD_FROM;
+        if !self.job.level.second_look || lost {
+            return glance.unwrap_or(full.result);
+        }
+        let in_hand = glance.as_ref().unwrap_or(&full.result).best_move;
+        let mut order: Vec<Move> = in_hand.into_iter().collect();
+        order.extend(full.lines.iter().map(|&(m, _)| m).filter(|&m| Some(m) != in_hand));
+        let mut looked_best: Option<(i32, SearchResult)> = None;
+        for m in order.into_iter().take(LOOKS) {
+            if self.control.is_stopped() {
+                break;
+            }
+            let look = self.search(tt, limits, &[m], Purpose::SecondLook, report);
+            let Some(&(_, score)) = look.lines.first() else {
+                break;
+            };
+            if level::move_stands(best, score) {
+                return match glance {
+                    Some(glance) if Some(m) == in_hand => glance,
+                    _ if Some(m) == in_hand => full.result,
+                    _ => look.result,
+                };
+            }
+            if looked_best.as_ref().is_none_or(|&(most, _)| score > most) {
+                looked_best = Some((score, look.result));
+            }
+        }
+        match looked_best {
+            Some((_, result)) => result,
+            None => glance.unwrap_or(full.result),
         }
     }
 

@@ -27,7 +27,12 @@
 //!   the level's own scores. The level still makes its full search, and a glance's move that
 //!   search (or a second look at that move alone) scores as throwing a game away that was
 //!   not lost ([`move_stands`]) gives way to the full search's choice: a lapse costs
-//!   chances, never the game on the spot.
+//!   chances, never the game on the spot;
+//! - and with `second_look` it checks the move in hand before playing it: a search of that
+//!   move alone, under the level's own caps, which sees deeper than the many-line search
+//!   that chose it. A move the look scores as throwing a game away that was not lost gives
+//!   way to the next of its lines (three looks at most), as a person who looks again at a
+//!   move before playing it finds the refutation the first look missed.
 //!
 //! The level's parameters are in `params.rs`, the table of five levels and its file in
 //! `table.rs`, and what a level does to a search and its choice of move in `choice.rs`.

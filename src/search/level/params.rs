@@ -79,6 +79,16 @@ pub struct LevelParams {
     /// `chances_when_ahead` in plain chess (none: `chances_when_ahead` in both variants).
     #[serde(default)]
     pub chess_chances_when_ahead: Option<bool>,
+    /// Before playing its move, the level looks at it again: a search of that move alone,
+    /// under the level's own limits. A move the look scores as throwing away a game that was
+    /// not lost (see [`move_stands`](super::move_stands)) gives way to the next of its lines,
+    /// looked at in turn; after three looks it plays the one that looked best. Its many-line
+    /// search spreads its nodes thin, and a person checks the move in hand before playing it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub second_look: bool,
+    /// `second_look` in plain chess (none: `second_look` in both variants).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chess_second_look: Option<bool>,
     /// The legal moves of a position of middling complexity: with it, a move's node cap is
     /// scaled by this over the position's own legal moves (half to four times), so the
     /// level looks further where there is little to choose from (an ending, a forced reply)
@@ -143,6 +153,8 @@ impl LevelParams {
         lapse_nodes: None,
         chances_when_ahead: false,
         chess_chances_when_ahead: None,
+        second_look: false,
+        chess_second_look: None,
         complexity_moves: None,
         chess_complexity_moves: None,
         elo: None,
@@ -194,6 +206,12 @@ impl LevelParams {
         plain_override(covered, self.chances_when_ahead, self.chess_chances_when_ahead)
     }
 
+    /// Whether the level looks again at its move before playing it, in a variant:
+    /// `chess_second_look` in plain chess if it has one, else `second_look`.
+    pub fn second_look_in(&self, covered: bool) -> bool {
+        plain_override(covered, self.second_look, self.chess_second_look)
+    }
+
     /// The reference count of legal moves that scales the level's node cap, in a variant:
     /// `chess_complexity_moves` in plain chess if it has one, else `complexity_moves`.
     pub fn complexity_moves_in(&self, covered: bool) -> Option<u32> {
@@ -216,6 +234,8 @@ impl LevelParams {
             chess_lapse_pct: None,
             chances_when_ahead: self.chances_when_ahead_in(covered),
             chess_chances_when_ahead: None,
+            second_look: self.second_look_in(covered),
+            chess_second_look: None,
             complexity_moves: self.complexity_moves_in(covered),
             chess_complexity_moves: None,
             ..*self

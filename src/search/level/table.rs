@@ -258,6 +258,11 @@ impl LevelTable {
                 .chess_chances_when_ahead
                 .or(high.chess_chances_when_ahead)
                 .map(|_| nearer.chances_when_ahead_in(false)),
+            second_look: nearer.second_look,
+            chess_second_look: low
+                .chess_second_look
+                .or(high.chess_second_look)
+                .map(|_| nearer.second_look_in(false)),
             complexity_moves: nearer.complexity_moves,
             chess_complexity_moves: low
                 .chess_complexity_moves

@@ -20,6 +20,25 @@ fn the_default_table_round_trips_through_a_file() {
     // Fields at their defaults are left out, as in the compiled-in file.
     let level_5 = text.rsplit("[[level]]").next().unwrap();
     assert!(!level_5.contains("lapse_pct") && !level_5.contains("chances_when_ahead"));
+    assert!(!level_5.contains("second_look"));
+}
+
+#[test]
+fn a_second_look_may_be_covered_chess_only() {
+    let params = LevelParams {
+        second_look: true,
+        chess_second_look: Some(false),
+        ..LevelTable::default().levels[2]
+    };
+    assert!(params.in_variant(true).second_look && !params.in_variant(false).second_look);
+    let (table, text) = with_level_3(params);
+    assert!(text.contains("second_look = true") && text.contains("chess_second_look = false"));
+    // UCI_Elo takes the nearer level's.
+    let (l3, l4) = (table.levels[2].elo.unwrap(), table.levels[3].elo.unwrap());
+    let near3 = table.for_elo(l3 + (l4 - l3) * 0.25);
+    assert!(near3.in_variant(true).second_look && !near3.in_variant(false).second_look);
+    let near4 = table.for_elo(l3 + (l4 - l3) * 0.75);
+    assert!(!near4.in_variant(true).second_look && !near4.in_variant(false).second_look);
 }
 
 #[test]
