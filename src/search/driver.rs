@@ -196,8 +196,9 @@ impl Go<'_> {
     /// hand alone (the lapse's `glance`, else the choice among the `full` search's lines),
     /// under the level's limits. The move stands unless the look scores it as throwing away
     /// a game the full search's best line did not lose ([`level::move_stands`]); then the
-    /// full search's other lines are looked at in their order, [`LOOKS`] looks in all, and
-    /// the first that stands is played, or else the one that looked best.
+    /// full search's choice (after a lapse) and its other lines are looked at in their
+    /// order, [`LOOKS`] looks in all, and the first that stands is played, or else the one
+    /// that looked best.
     fn look_again(
         &self,
         tt: &TranspositionTable,
@@ -215,8 +216,17 @@ impl Go<'_> {
             return glance.unwrap_or(full.result);
         }
         let in_hand = glance.as_ref().unwrap_or(&full.result).best_move;
-        let mut order: Vec<Move> = in_hand.into_iter().collect();
-        order.extend(full.lines.iter().map(|&(m, _)| m).filter(|&m| Some(m) != in_hand));
+        // The move in hand, the full search's choice (a lapse's fallback), then its lines.
+        let mut order: Vec<Move> = Vec::new();
+        for m in [in_hand, full.result.best_move]
+            .into_iter()
+            .flatten()
+            .chain(full.lines.iter().map(|&(m, _)| m))
+        {
+            if !order.contains(&m) {
+                order.push(m);
+            }
+        }
         let mut looked_best: Option<(i32, SearchResult)> = None;
         for m in order.into_iter().take(LOOKS) {
             if self.control.is_stopped() {
