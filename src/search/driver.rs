@@ -180,11 +180,7 @@ impl Go<'_> {
         }
         let glanced_score = match full.lines.iter().find(|&&(m, _)| m == glanced) {
             Some(&(_, score)) => Some(score),
-            None => self
-                .search(tt, limits, &[glanced], Purpose::SecondLook, report)
-                .lines
-                .first()
-                .map(|&(_, score)| score),
+            None => self.look(tt, limits, glanced, report).map(|(score, _)| score),
         };
         match glanced_score {
             Some(score) if !level::move_stands(best, score) => full.result,
@@ -210,9 +206,7 @@ impl Go<'_> {
         let Some(&(_, best)) = full.lines.first() else {
             return glance.unwrap_or(full.result);
         };
-        // Where the full search sees the game as lost already, every move stands.
-        let lost = level::win_percent(f64::from(best)) < level::GUARD_FROM;
-        if !self.job.level.second_look || lost {
+        if !self.job.level.second_look || level::already_lost(best) {
             return glance.unwrap_or(full.result);
         }
         let in_hand = glance.as_ref().unwrap_or(&full.result).best_move;
@@ -232,25 +226,38 @@ impl Go<'_> {
             if self.control.is_stopped() {
                 break;
             }
-            let look = self.search(tt, limits, &[m], Purpose::SecondLook, report);
-            let Some(&(_, score)) = look.lines.first() else {
+            let Some((score, looked)) = self.look(tt, limits, m, report) else {
                 break;
             };
             if level::move_stands(best, score) {
                 return match glance {
                     Some(glance) if Some(m) == in_hand => glance,
                     _ if Some(m) == in_hand => full.result,
-                    _ => look.result,
+                    _ => looked,
                 };
             }
             if looked_best.as_ref().is_none_or(|&(most, _)| score > most) {
-                looked_best = Some((score, look.result));
+                looked_best = Some((score, looked));
             }
         }
         match looked_best {
             Some((_, result)) => result,
             None => glance.unwrap_or(full.result),
         }
+    }
+
+    /// A second look at `m` alone under `limits`: its score (none if the look finished no
+    /// iteration) and the search's result.
+    fn look(
+        &self,
+        tt: &TranspositionTable,
+        limits: &Limits,
+        m: Move,
+        report: &mut dyn FnMut(&Report),
+    ) -> Option<(i32, SearchResult)> {
+        let look = self.search(tt, limits, &[m], Purpose::SecondLook, report);
+        let &(_, score) = look.lines.first()?;
+        Some((score, look.result))
     }
 
     /// One search of `root_moves` under `limits` (its node limit counts from the nodes the

@@ -47,8 +47,13 @@ pub const GUARD_FROM: f64 = 40.0;
 /// was not losing. A person's glance misses a threat; a person who looks again at the move
 /// before playing it does not let a won game go that the look shows lost.
 pub fn move_stands(best: i32, looked: i32) -> bool {
-    let before = win_percent(f64::from(best));
-    before < GUARD_FROM || before - win_percent(f64::from(looked)) < GUARD_DROP
+    already_lost(best) || win_percent(f64::from(best)) - win_percent(f64::from(looked)) < GUARD_DROP
+}
+
+/// Whether a best line worth `best` centipawns (the level's side's view) is below
+/// [`GUARD_FROM`]: a game no move can throw away, where every move stands.
+pub fn already_lost(best: i32) -> bool {
+    win_percent(f64::from(best)) < GUARD_FROM
 }
 
 /// Fewest and most times its node cap a level searches, with `complexity_moves`.

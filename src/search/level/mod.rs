@@ -44,7 +44,8 @@ mod table;
 mod tests;
 
 pub use choice::{
-    apply, choice_scale, choose, is_lapse, move_stands, noise, win_percent, GUARD_DROP, GUARD_FROM, WIN_SLOPE,
+    already_lost, apply, choice_scale, choose, is_lapse, move_stands, noise, win_percent, GUARD_DROP, GUARD_FROM,
+    WIN_SLOPE,
 };
 pub use params::{LevelParams, MAX_LEVEL, MIN_LEVEL};
 pub use table::{LevelTable, LevelsFileError};
