@@ -26,10 +26,13 @@ pub enum Feature {
     QuiescenceReveals,
     /// Correction history of the static evaluation by pawn structure.
     Correction,
+    /// Capture history in the ordering of captures (off: it learns nothing, so orders by
+    /// victim and attacker alone).
+    CaptureHistory,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 9] = [
+    pub const ALL: [Feature; 10] = [
         Feature::NullMove,
         Feature::Lmr,
         Feature::ReverseFutility,
@@ -39,6 +42,7 @@ impl Feature {
         Feature::Iir,
         Feature::QuiescenceReveals,
         Feature::Correction,
+        Feature::CaptureHistory,
     ];
 
     /// The name `Ablate` takes.
@@ -53,6 +57,7 @@ impl Feature {
             Feature::Iir => "iir",
             Feature::QuiescenceReveals => "qreveals",
             Feature::Correction => "correction",
+            Feature::CaptureHistory => "caphist",
         }
     }
 

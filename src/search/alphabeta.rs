@@ -46,7 +46,7 @@ const CAPTURE_SEE: i32 = 90;
 const LMR_DEPTH: i32 = 3;
 /// History points per ply of reduction taken off (or added).
 const LMR_HISTORY_DIVISOR: i32 = 8_000;
-/// Quiet moves remembered at a node for the history malus.
+/// Quiet moves (and captures) remembered at a node for the history malus.
 const MAX_QUIETS: usize = 64;
 
 /// Depths and move numbers below this have their late move reduction in a table.
@@ -233,6 +233,7 @@ impl Worker<'_> {
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut quiets = MoveList::new();
+        let mut captures = MoveList::new();
         let mut quiet_count = 0usize;
         let mut move_count = 0usize;
         let color = position.side_to_move();
@@ -309,6 +310,9 @@ impl Worker<'_> {
             if quiet && quiets.len() < MAX_QUIETS {
                 quiets.push(m);
             }
+            if capture && captures.len() < MAX_QUIETS {
+                captures.push(m);
+            }
             if quiet {
                 quiet_count += 1;
             }
@@ -323,6 +327,12 @@ impl Worker<'_> {
                             self.tables
                                 .history
                                 .reward_quiet(position, ply, depth, m, quiets.as_slice(), previous);
+                        }
+                        if uses(Feature::CaptureHistory) {
+                            let best = capture.then_some(m);
+                            self.tables
+                                .history
+                                .reward_captures(position, depth, best, captures.as_slice());
                         }
                         break;
                     }

@@ -1,7 +1,7 @@
 //! Move ordering: the hash move, captures that do not lose material by exchange (most
 //! valuable victim, least valuable attacker), queen promotions, killer moves, the counter
 //! move, quiet moves by history and continuation history, and last the captures that lose
-//! material.
+//! material. Captures of one victim are ordered further by capture history.
 
 use super::eval::{pool_mean, role_value};
 use super::history::{History, PieceTo};
@@ -14,6 +14,9 @@ const PROMOTION: i32 = 1_900_000;
 const KILLER: i32 = 1_800_000;
 const COUNTER: i32 = 1_700_000;
 const BAD_CAPTURE: i32 = -2_000_000;
+/// Capture history points per ordering point (a full entry is worth a little more than a
+/// pawn of victim).
+const CAPTURE_HISTORY_DIVISOR: i32 = 16;
 
 /// The value of whatever stands on the move's target (covered: its pool's mean).
 pub fn victim_value(position: &Position, m: Move) -> i32 {
@@ -54,7 +57,8 @@ pub fn order(position: &Position, moves: &mut MoveList, context: &OrderContext) 
         *score = if Some(m) == context.hash_move {
             HASH_MOVE
         } else if position.is_capture(m) {
-            let mvv_lva = victim_value(position, m) * 8 - attacker_value(position, m) / 8;
+            let mvv_lva = victim_value(position, m) * 8 - attacker_value(position, m) / 8
+                + context.history.capture_score(position, m) / CAPTURE_HISTORY_DIVISOR;
             if see_ge(position, m, 0) {
                 GOOD_CAPTURE + mvv_lva
             } else {
