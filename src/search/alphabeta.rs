@@ -46,8 +46,8 @@ const CAPTURE_SEE: i32 = 90;
 const LMR_DEPTH: i32 = 3;
 /// History points per ply of reduction taken off (or added).
 const LMR_HISTORY_DIVISOR: i32 = 8_000;
-/// Quiet moves (and captures) remembered at a node for the history malus.
-const MAX_QUIETS: usize = 64;
+/// Quiet moves, and captures, remembered at a node for the history malus (each kind).
+const MAX_TRIED: usize = 64;
 
 /// Depths and move numbers below this have their late move reduction in a table.
 const LMR_TABLE_SIZE: usize = 64;
@@ -307,10 +307,10 @@ impl Worker<'_> {
             if self.stopped {
                 return 0;
             }
-            if quiet && quiets.len() < MAX_QUIETS {
+            if quiet && quiets.len() < MAX_TRIED {
                 quiets.push(m);
             }
-            if capture && captures.len() < MAX_QUIETS {
+            if capture && captures.len() < MAX_TRIED {
                 captures.push(m);
             }
             if quiet {

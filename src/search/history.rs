@@ -2,8 +2,8 @@
 //! counter move to the opponent's last move, quiet-move history by side and from/to squares,
 //! and continuation history (how good a quiet move was after the moves one and two plies
 //! earlier), and capture history by side, moved piece, destination and victim (a covered
-//! victim is a kind of its own). Updates use the "gravity" formula, which keeps every entry within
-//! `HISTORY_MAX` and lets new evidence outweigh old.
+//! victim is a kind of its own). Updates use the "gravity" formula, which keeps every entry
+//! within `HISTORY_MAX` and lets new evidence outweigh old.
 
 use super::limits::MAX_PLY;
 use crate::rules::{Color, Move, Piece, Position, Role};

@@ -1,7 +1,8 @@
 //! Move ordering: the hash move, captures that do not lose material by exchange (most
 //! valuable victim, least valuable attacker), queen promotions, killer moves, the counter
 //! move, quiet moves by history and continuation history, and last the captures that lose
-//! material. Captures of one victim are ordered further by capture history.
+//! material. Capture history adds to a capture's key up to a little more than a pawn of
+//! victim, so it orders the captures of one victim and of victims of near value.
 
 use super::eval::{pool_mean, role_value};
 use super::history::{History, PieceTo};
