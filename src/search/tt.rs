@@ -1,6 +1,8 @@
-//! The transposition table: a fixed array of entries shared by search threads without
-//! locks (each entry stores key XOR data, so a torn write reads as a miss; Hyatt & Mann's
-//! "lockless transposition table").
+//! The transposition table: a fixed array of clusters of four entries, one cache line each,
+//! shared by search threads without locks (each entry stores key XOR data, so a torn write
+//! reads as a miss; Hyatt & Mann's "lockless transposition table"). A new entry replaces
+//! the entry of its own position, or else the cluster's least valuable: the shallowest,
+//! counting each search it is old as 8 plies less.
 
 use crate::rules::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -28,8 +30,18 @@ struct Slot {
     data: AtomicU64,
 }
 
+/// Entries that share one index: a cache line.
+#[derive(Default)]
+#[repr(align(64))]
+struct Cluster([Slot; CLUSTER]);
+
+/// Entries in a cluster.
+const CLUSTER: usize = 4;
+/// Plies of depth that one search of age costs an entry when a cluster chooses what to replace.
+const AGE_WEIGHT: i32 = 8;
+
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
+    clusters: Vec<Cluster>,
     generation: AtomicU8,
 }
 
@@ -69,59 +81,87 @@ impl TranspositionTable {
 
     /// A table of about `megabytes` MiB, or `None` if that much memory cannot be had.
     pub fn try_new(megabytes: usize) -> Option<TranspositionTable> {
-        let count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Slot>()).max(1);
+        let count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Cluster>()).max(1);
         // Zeroed memory from the allocator: pages are mapped lazily, so even a large table
         // costs nothing at startup, and a failed allocation is an answer, not an abort.
-        let layout = std::alloc::Layout::array::<Slot>(count).ok()?;
-        // SAFETY: `layout` has a non-zero size (count >= 1 and a Slot is 16 bytes).
-        let pointer = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Slot>();
+        let layout = std::alloc::Layout::array::<Cluster>(count).ok()?;
+        // SAFETY: `layout` has a non-zero size (count >= 1 and a Cluster is 64 bytes).
+        let pointer = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Cluster>();
         if pointer.is_null() {
             return None;
         }
         // SAFETY: the pointer comes from the global allocator with the layout of `count`
-        // Slots, and all-zero bytes are a valid Slot (two AtomicU64 holding 0), so all
-        // `count` elements are initialized.
-        let slots = unsafe { Vec::from_raw_parts(pointer, count, count) };
+        // Clusters, and all-zero bytes are a valid Cluster (eight AtomicU64 holding 0), so
+        // all `count` elements are initialized.
+        let clusters = unsafe { Vec::from_raw_parts(pointer, count, count) };
         Some(TranspositionTable {
-            slots,
+            clusters,
             generation: AtomicU8::new(0),
         })
     }
 
     #[inline]
-    fn slot(&self, key: u64) -> &Slot {
-        let index = ((key as u128 * self.slots.len() as u128) >> 64) as usize;
-        &self.slots[index]
+    fn cluster(&self, key: u64) -> &[Slot; CLUSTER] {
+        let index = ((key as u128 * self.clusters.len() as u128) >> 64) as usize;
+        &self.clusters[index].0
     }
 
+    /// The entry stored for `key`, if any.
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
-        let slot = self.slot(key);
-        let data = slot.data.load(Ordering::Relaxed);
-        if slot.check.load(Ordering::Relaxed) ^ data != key {
-            return None;
-        }
-        unpack(data)
+        self.cluster(key).iter().find_map(|slot| {
+            let data = slot.data.load(Ordering::Relaxed);
+            if slot.check.load(Ordering::Relaxed) ^ data == key {
+                unpack(data)
+            } else {
+                None
+            }
+        })
     }
 
+    /// Stores `entry` for `key`. The position's own entry, if the cluster has one, is kept
+    /// when it is from this search, deeper and the new one is not exact (its move is kept
+    /// when the new entry has none); otherwise the cluster's least valuable entry goes.
     pub fn store(&self, key: u64, entry: TtEntry) {
-        let slot = self.slot(key);
+        let cluster = self.cluster(key);
         let generation = self.generation.load(Ordering::Relaxed);
-        let old = slot.data.load(Ordering::Relaxed);
-        let same_key = slot.check.load(Ordering::Relaxed) ^ old == key;
-        if let Some(previous) = unpack(old) {
-            let old_generation = (old >> 48) as u8;
-            // Keep a deeper entry of this search for the same key unless the new one is exact.
-            if same_key && old_generation == generation && previous.depth > entry.depth && entry.bound != Bound::Exact {
-                return;
+        let mut target = &cluster[0];
+        let mut lowest = i32::MAX;
+        let mut same_key = false;
+        for slot in cluster {
+            let data = slot.data.load(Ordering::Relaxed);
+            if slot.check.load(Ordering::Relaxed) ^ data == key && unpack(data).is_some() {
+                target = slot;
+                same_key = true;
+                break;
+            }
+            let value = match unpack(data) {
+                None => i32::MIN,
+                Some(stored) => {
+                    let age = generation.wrapping_sub((data >> 48) as u8) as i32;
+                    stored.depth - AGE_WEIGHT * age
+                }
+            };
+            if value < lowest {
+                lowest = value;
+                target = slot;
             }
         }
+        let old = target.data.load(Ordering::Relaxed);
         let mut entry = entry;
-        if entry.best_move.is_none() && same_key {
-            entry.best_move = unpack(old).and_then(|e| e.best_move);
+        if same_key {
+            if let Some(previous) = unpack(old) {
+                let old_generation = (old >> 48) as u8;
+                if old_generation == generation && previous.depth > entry.depth && entry.bound != Bound::Exact {
+                    return;
+                }
+                if entry.best_move.is_none() {
+                    entry.best_move = previous.best_move;
+                }
+            }
         }
         let data = pack(&entry, generation);
-        slot.data.store(data, Ordering::Relaxed);
-        slot.check.store(key ^ data, Ordering::Relaxed);
+        target.data.store(data, Ordering::Relaxed);
+        target.check.store(key ^ data, Ordering::Relaxed);
     }
 
     /// Marks the start of a new search, so older entries are replaced first.
@@ -130,23 +170,89 @@ impl TranspositionTable {
     }
 
     pub fn clear(&self) {
-        for slot in &self.slots {
+        for slot in self.clusters.iter().flat_map(|cluster| cluster.0.iter()) {
             slot.check.store(0, Ordering::Relaxed);
             slot.data.store(0, Ordering::Relaxed);
         }
     }
 
-    /// Permille of the first thousand slots used by the current search (UCI `hashfull`).
+    /// Permille of the first thousand entries used by the current search (UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed);
-        let sample = self.slots.len().min(1000);
-        let used = self.slots[..sample]
+        let sample = (self.clusters.len() * CLUSTER).min(1000);
+        let used = self
+            .clusters
             .iter()
+            .flat_map(|cluster| cluster.0.iter())
+            .take(sample)
             .filter(|slot| {
                 let data = slot.data.load(Ordering::Relaxed);
                 unpack(data).is_some() && (data >> 48) as u8 == generation
             })
             .count();
         (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(depth: i32) -> TtEntry {
+        TtEntry {
+            best_move: None,
+            score: depth,
+            depth,
+            bound: Bound::Lower,
+        }
+    }
+
+    /// Keys that differ only in their low bits share a cluster.
+    const BASE: u64 = 0x9E37_79B9_0000_0000;
+
+    #[test]
+    fn a_full_cluster_gives_up_its_shallowest_entry() {
+        let tt = TranspositionTable::new(1);
+        for (i, depth) in [6, 2, 9, 4].into_iter().enumerate() {
+            tt.store(BASE + i as u64, entry(depth));
+        }
+        tt.store(BASE + 4, entry(3));
+        let depths: Vec<_> = (0..5).map(|i| tt.probe(BASE + i).map(|e| e.depth)).collect();
+        assert_eq!(depths, [Some(6), None, Some(9), Some(4), Some(3)]);
+    }
+
+    #[test]
+    fn an_old_search_s_entries_go_before_this_one_s() {
+        let tt = TranspositionTable::new(1);
+        tt.store(BASE, entry(10));
+        tt.new_search();
+        for i in 1..4 {
+            tt.store(BASE + i, entry(3));
+        }
+        tt.store(BASE + 4, entry(1));
+        assert!(
+            tt.probe(BASE).is_none(),
+            "ten plies a search ago weigh less than three now"
+        );
+        assert!((1..5).all(|i| tt.probe(BASE + i).is_some()));
+    }
+
+    #[test]
+    fn a_position_s_own_deeper_entry_stays_and_its_move_is_kept() {
+        let tt = TranspositionTable::new(1);
+        let m = Move::from_u16(0x0C1C).expect("a move");
+        tt.store(
+            BASE,
+            TtEntry {
+                best_move: Some(m),
+                ..entry(8)
+            },
+        );
+        tt.store(BASE, entry(3));
+        assert_eq!(tt.probe(BASE).map(|e| e.depth), Some(8));
+        tt.new_search();
+        tt.store(BASE, entry(3));
+        let stored = tt.probe(BASE).expect("the entry");
+        assert_eq!((stored.depth, stored.best_move), (3, Some(m)));
     }
 }
