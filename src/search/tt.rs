@@ -57,6 +57,11 @@ fn pack(entry: &TtEntry, generation: u8) -> u64 {
     m | score << 16 | depth << 32 | bound << 40 | (generation as u64) << 48
 }
 
+/// The search (generation) that wrote packed `data`.
+fn written_in(data: u64) -> u8 {
+    (data >> 48) as u8
+}
+
 fn unpack(data: u64) -> Option<TtEntry> {
     let bound = match (data >> 40) & 0xFF {
         1 => Bound::Exact,
@@ -121,42 +126,29 @@ impl TranspositionTable {
     /// Stores `entry` for `key`. The position's own entry, if the cluster has one, is kept
     /// when it is from this search, deeper and the new one is not exact (its move is kept
     /// when the new entry has none); otherwise the cluster's least valuable entry goes.
-    pub fn store(&self, key: u64, entry: TtEntry) {
+    pub fn store(&self, key: u64, mut entry: TtEntry) {
         let cluster = self.cluster(key);
         let generation = self.generation.load(Ordering::Relaxed);
         let mut target = &cluster[0];
         let mut lowest = i32::MAX;
-        let mut same_key = false;
         for slot in cluster {
             let data = slot.data.load(Ordering::Relaxed);
-            if slot.check.load(Ordering::Relaxed) ^ data == key && unpack(data).is_some() {
+            let stored = unpack(data);
+            if let Some(previous) = stored.filter(|_| slot.check.load(Ordering::Relaxed) ^ data == key) {
+                if written_in(data) == generation && previous.depth > entry.depth && entry.bound != Bound::Exact {
+                    return;
+                }
+                entry.best_move = entry.best_move.or(previous.best_move);
                 target = slot;
-                same_key = true;
                 break;
             }
-            let value = match unpack(data) {
-                None => i32::MIN,
-                Some(stored) => {
-                    let age = generation.wrapping_sub((data >> 48) as u8) as i32;
-                    stored.depth - AGE_WEIGHT * age
-                }
-            };
+            // An empty slot first, then the shallowest, each search of age costing AGE_WEIGHT.
+            let value = stored.map_or(i32::MIN, |stored| {
+                stored.depth - AGE_WEIGHT * i32::from(generation.wrapping_sub(written_in(data)))
+            });
             if value < lowest {
                 lowest = value;
                 target = slot;
-            }
-        }
-        let old = target.data.load(Ordering::Relaxed);
-        let mut entry = entry;
-        if same_key {
-            if let Some(previous) = unpack(old) {
-                let old_generation = (old >> 48) as u8;
-                if old_generation == generation && previous.depth > entry.depth && entry.bound != Bound::Exact {
-                    return;
-                }
-                if entry.best_move.is_none() {
-                    entry.best_move = previous.best_move;
-                }
             }
         }
         let data = pack(&entry, generation);
@@ -187,7 +179,7 @@ impl TranspositionTable {
             .take(sample)
             .filter(|slot| {
                 let data = slot.data.load(Ordering::Relaxed);
-                unpack(data).is_some() && (data >> 48) as u8 == generation
+                unpack(data).is_some() && written_in(data) == generation
             })
             .count();
         (used * 1000 / sample.max(1)) as u32
