@@ -1049,6 +1049,10 @@ fn a_new_go_during_a_search_ends_it_with_its_own_bestmove() {
     engine.assert_no_bestmove_after();
 }
 
+/// A search checks for `stop` every 64 nodes, so its answer comes within milliseconds on a
+/// quiet machine. The bound here is loose on purpose: it catches a stop
+/// that is not checked (an infinite search never ends by itself), not a slow one, since a
+/// test's timings swing with the machine's load.
 #[test]
 fn stop_ends_an_infinite_search_quickly() {
     let mut engine = Engine::spawn();
@@ -1066,7 +1070,7 @@ fn stop_ends_an_infinite_search_quickly() {
             engine.assert_no_bestmove_after();
         }
     }
-    assert!(worst < Duration::from_millis(200), "stop to bestmove took {worst:?}");
+    assert!(worst < Duration::from_secs(2), "stop to bestmove took {worst:?}");
 }
 
 // ----- ending the process ------------------------------------------------------------------
