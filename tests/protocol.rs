@@ -1050,9 +1050,9 @@ fn a_new_go_during_a_search_ends_it_with_its_own_bestmove() {
 }
 
 /// A search checks for `stop` every 64 nodes, so its answer comes within milliseconds on a
-/// quiet machine. The bound here is loose on purpose: it catches a stop
-/// that is not checked (an infinite search never ends by itself), not a slow one, since a
-/// test's timings swing with the machine's load.
+/// quiet machine. The bound here is loose on purpose: it catches a stop that is not checked
+/// (an infinite search never ends by itself), not a slow one, since a test's timings swing
+/// with the machine's load.
 #[test]
 fn stop_ends_an_infinite_search_quickly() {
     let mut engine = Engine::spawn();
