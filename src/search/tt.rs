@@ -30,6 +30,14 @@ struct Slot {
     data: AtomicU64,
 }
 
+impl Slot {
+    /// Whether `data`, as read from this slot, was written for `key` (a torn write fails).
+    #[inline]
+    fn holds(&self, key: u64, data: u64) -> bool {
+        self.check.load(Ordering::Relaxed) ^ data == key
+    }
+}
+
 /// Entries that share one index: a cache line.
 #[derive(Default)]
 #[repr(align(64))]
@@ -115,11 +123,7 @@ impl TranspositionTable {
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
         self.cluster(key).iter().find_map(|slot| {
             let data = slot.data.load(Ordering::Relaxed);
-            if slot.check.load(Ordering::Relaxed) ^ data == key {
-                unpack(data)
-            } else {
-                None
-            }
+            slot.holds(key, data).then(|| unpack(data)).flatten()
         })
     }
 
@@ -134,7 +138,7 @@ impl TranspositionTable {
         for slot in cluster {
             let data = slot.data.load(Ordering::Relaxed);
             let stored = unpack(data);
-            if let Some(previous) = stored.filter(|_| slot.check.load(Ordering::Relaxed) ^ data == key) {
+            if let Some(previous) = stored.filter(|_| slot.holds(key, data)) {
                 if written_in(data) == generation && previous.depth > entry.depth && entry.bound != Bound::Exact {
                     return;
                 }
