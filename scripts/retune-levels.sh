@@ -28,8 +28,11 @@
 # the compiled-in table), PRECISION (probe a covered level until the fit's 95% error at its
 # node cap is within this many Elo, ITERATIONS probes at most; every probe is kept in
 # OUT_DIR/journal.jsonl, and a rerun into the same OUT_DIR takes up the probes that still
-# apply, so a precision can be reached over several runs), STOCKFISH, SKIP_COVERED (reuse OUT_DIR/tuned.toml and covered.json
-# from an earlier run), KEEP_LEVELS_NETWORK (tune with the levels' network as it is).
+# apply, so a precision can be reached over several runs), CHESS_PRECISION (the same for a
+# plain-chess level against its anchor, CHESS_ITERATIONS probes at most, its probes kept in
+# OUT_DIR/journal-chess.jsonl; PRECISION when not given), STOCKFISH, SKIP_COVERED (reuse
+# OUT_DIR/tuned.toml and covered.json from an earlier run), KEEP_LEVELS_NETWORK (tune with the
+# levels' network as it is).
 
 set -euo pipefail
 
@@ -52,6 +55,11 @@ STOCKFISH=${STOCKFISH:-/usr/games/stockfish}
 precision=()
 if [ -n "${PRECISION:-}" ]; then
     precision=(--precision "$PRECISION" --journal "$out/journal.jsonl")
+fi
+chess_precision=()
+CHESS_PRECISION=${CHESS_PRECISION:-${PRECISION:-}}
+if [ -n "$CHESS_PRECISION" ]; then
+    chess_precision=(--precision "$CHESS_PRECISION" --journal "$out/journal-chess.jsonl")
 fi
 
 if [ -z "${KEEP_LEVELS_NETWORK:-}" ]; then
@@ -79,7 +87,7 @@ for elo in 1320 1600 1900 2200 2500; do
 done
 "$veil" levels --levels-file "$out/tuned.toml" --variant chess --openings "$root/openings/chess.epd" \
     --tune --targets "$CHESS_TARGETS" --probe-games "$CHESS_PROBE_GAMES" --iterations "$CHESS_ITERATIONS" \
-    --write "$out/tuned-chess.toml" \
+    "${chess_precision[@]}" --write "$out/tuned-chess.toml" \
     --nearest-anchors "${anchors[@]}" --games "$ANCHOR_GAMES" --tc "$TC" \
     --concurrency "$CONCURRENCY" --seed "$SEED" --quiet --json "$out/chess.json" | tee "$out/chess.log"
 
