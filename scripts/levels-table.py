@@ -77,10 +77,10 @@ def markdown(levels):
     rows = [
         "| level | nodes | plain-chess nodes | ms cap | noise cp (covered / plain) | candidates (covered / plain) | temperature cp (covered / plain) | loss cap cp "
         "| recapture % | lapses % (covered / plain) at nodes | second look (covered / plain) "
-        "| complexity moves (covered / plain) "
+        "| complexity moves (covered / plain) | quiet moves plies shallower (covered / plain) "
         "| covered pieces as | evaluation in covered chess "
         "| plain Elo (`UCI_Elo` scale) | covered Elo (ladder) |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |",
     ]
     for number, level in enumerate(levels, 1):
         def get(key, default):
@@ -102,6 +102,7 @@ def markdown(levels):
             lapses(level),
             second_look(level),
             per_variant(get("complexity_moves", "none"), get("chess_complexity_moves", None)),
+            per_variant(str(get("quiet_reduction", 0)), get("chess_quiet_reduction", None)),
             "their covers" if level.get("naive_covers") else "their pools",
             "network" if level.get("network") or number == 5 else "hand-written",
             elo("elo"),

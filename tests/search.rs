@@ -166,3 +166,24 @@ fn a_lapse_does_not_throw_a_won_game_away() {
         assert!(!mated, "seed {seed}: {played} allows mate in one");
     }
 }
+
+/// A level blind to quiet moves (`quiet_reduction`) still follows forcing lines: the knight
+/// fork with check is found at the same depth, by a smaller tree.
+#[test]
+fn a_level_blind_to_quiet_moves_still_sees_a_fork_with_check() {
+    use veil::search::level::LevelParams;
+    let position = Position::from_fen("3q3k/6pp/8/4N3/8/8/6PP/6K1 w - - 0 1").unwrap();
+    let searched = |quiet_reduction| {
+        let mut job = SearchJob::new(position.clone(), depth(6));
+        job.level = LevelParams {
+            quiet_reduction,
+            ..LevelParams::FULL
+        };
+        run(&job, &TranspositionTable::new(4), &SearchControl::new(), |_| {})
+    };
+    let (sighted, blind) = (searched(0), searched(2));
+    for result in [&sighted, &blind] {
+        assert_eq!(result.best_move.unwrap().to_string(), "e5f7");
+    }
+    assert!(blind.nodes < sighted.nodes, "{} against {}", blind.nodes, sighted.nodes);
+}

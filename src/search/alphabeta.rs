@@ -2,7 +2,8 @@
 //! extension, internal iterative reduction, and the selectivity of modern engines: reverse
 //! futility pruning, null move pruning (not without pieces, against zugzwang), late move
 //! pruning, futility pruning, SEE pruning and late move reductions. Quiet moves that give
-//! check are never pruned and are reduced less.
+//! check are never pruned and are reduced less. A weaker level may search quiet moves less
+//! deep still (`quiet_reduction`), so that it follows forcing lines further than quiet ones.
 //!
 //! Every pruning decision is taken here, at a node where the side to move chooses. A reveal
 //! move is a chance node (`chance.rs`) whose outcomes are all searched (Star1 bounds only
@@ -269,7 +270,13 @@ impl Worker<'_> {
                 }
             }
             move_count += 1;
-            let new_depth = depth - 1;
+            // A weaker level's blind spot: quiet moves that give no check, seen less deep
+            // beyond the reply to its own move, unless they answer a check.
+            let blind = match quiet && !check && !in_check && ply >= 2 {
+                true => self.shared.config.quiet_reduction,
+                false => 0,
+            };
+            let new_depth = (depth - 1 - blind).max(0);
             let mut score;
             if move_count == 1 {
                 score = self.search_move(position, m, new_depth, alpha, beta, ply);

@@ -280,6 +280,7 @@ impl Go<'_> {
         let shared = Shared {
             config: SearchConfig {
                 ablation: job.ablation,
+                quiet_reduction: i32::from(job.level.quiet_reduction),
                 ..SearchConfig::default()
             },
             control,

@@ -21,6 +21,9 @@ pub struct SearchConfig {
     pub selective: bool,
     /// Selective parts switched off one by one (with `selective` on).
     pub ablation: Ablation,
+    /// Plies less deep that quiet moves giving no check are searched from the second ply on,
+    /// out of check (a weaker level's `quiet_reduction`; 0 at full strength).
+    pub quiet_reduction: i32,
 }
 
 impl Default for SearchConfig {
@@ -30,6 +33,7 @@ impl Default for SearchConfig {
             star2: true,
             selective: true,
             ablation: Ablation::default(),
+            quiet_reduction: 0,
         }
     }
 }

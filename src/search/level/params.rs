@@ -98,6 +98,17 @@ pub struct LevelParams {
     /// `complexity_moves` in plain chess (none: `complexity_moves` in both variants).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chess_complexity_moves: Option<u32>,
+    /// Plies by which the level's search looks less deep at quiet moves that give no check,
+    /// from the second ply of a line on and not in answer to a check: captures, checks,
+    /// promotions and evasions are followed as far as before, the reply to the level's own
+    /// move is seen in full, and quiet moves further on less far. A person calculates forcing lines and misses quiet
+    /// moves; this gives a level the same blind spot, so that it errs in small ways more
+    /// often than it hangs material.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub quiet_reduction: u8,
+    /// `quiet_reduction` in plain chess (none: `quiet_reduction` in both variants).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chess_quiet_reduction: Option<u8>,
     /// The level's Elo in plain chess on Stockfish's `UCI_Elo` scale (what `UCI_Elo`
     /// interpolates between), if known.
     #[serde(default)]
@@ -157,6 +168,8 @@ impl LevelParams {
         chess_second_look: None,
         complexity_moves: None,
         chess_complexity_moves: None,
+        quiet_reduction: 0,
+        chess_quiet_reduction: None,
         elo: None,
         covered_elo: None,
     };
@@ -218,6 +231,12 @@ impl LevelParams {
         plain_override(covered, self.complexity_moves, self.chess_complexity_moves.map(Some))
     }
 
+    /// Plies less deep the level looks at quiet moves, in a variant: `chess_quiet_reduction`
+    /// in plain chess if it has one, else `quiet_reduction`.
+    pub fn quiet_reduction_in(&self, covered: bool) -> u8 {
+        plain_override(covered, self.quiet_reduction, self.chess_quiet_reduction)
+    }
+
     /// The level as it plays a variant: its node cap is [`LevelParams::nodes_in`] that
     /// variant, its lapse rate [`LevelParams::lapse_pct_in`].
     pub fn in_variant(&self, covered: bool) -> LevelParams {
@@ -238,6 +257,8 @@ impl LevelParams {
             chess_second_look: None,
             complexity_moves: self.complexity_moves_in(covered),
             chess_complexity_moves: None,
+            quiet_reduction: self.quiet_reduction_in(covered),
+            chess_quiet_reduction: None,
             ..*self
         }
     }

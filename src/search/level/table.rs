@@ -13,6 +13,8 @@ pub struct LevelTable {
 
 /// The compiled-in table, as a levels file: `scripts/retune-levels.sh` rewrites it.
 const COMPILED_IN: &str = include_str!("../levels.toml");
+/// The most plies a level may look less deep at quiet moves (`quiet_reduction`).
+const MAX_QUIET_REDUCTION: u8 = 4;
 
 static DEFAULT_TABLE: Lazy<LevelTable> =
     Lazy::new(|| LevelTable::parse(COMPILED_IN).expect("the compiled-in levels table is valid"));
@@ -150,6 +152,13 @@ impl LevelTable {
             if reference.iter().flatten().any(|&moves| !(1..=256).contains(&moves)) {
                 return bad("complexity_moves and chess_complexity_moves must be 1..=256");
             }
+            if params.quiet_reduction > MAX_QUIET_REDUCTION
+                || params
+                    .chess_quiet_reduction
+                    .is_some_and(|plies| plies > MAX_QUIET_REDUCTION)
+            {
+                return bad("quiet_reduction and chess_quiet_reduction must be 0..=4");
+            }
         }
         Ok(LevelTable { levels })
     }
@@ -268,6 +277,11 @@ impl LevelTable {
                 .chess_complexity_moves
                 .or(high.chess_complexity_moves)
                 .and_then(|_| nearer.complexity_moves_in(false)),
+            quiet_reduction: nearer.quiet_reduction,
+            chess_quiet_reduction: low
+                .chess_quiet_reduction
+                .or(high.chess_quiet_reduction)
+                .map(|_| nearer.quiet_reduction_in(false)),
             elo: Some(elo),
             covered_elo: match (low.covered_elo, high.covered_elo) {
                 (Some(a), Some(b)) => Some(linear(a, b)),

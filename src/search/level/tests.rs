@@ -472,3 +472,25 @@ fn a_move_stands_unless_it_throws_away_a_game_that_was_not_lost() {
     // From a lost position, nothing more is lost.
     assert!(move_stands(-200, -2_000));
 }
+
+#[test]
+fn quiet_reduction_is_per_variant_bounded_and_taken_from_the_nearer_level() {
+    let params = LevelParams {
+        nodes: Some(60_000),
+        chess_quiet_reduction: Some(2),
+        ..LevelParams::FULL
+    };
+    assert_eq!(params.in_variant(true).quiet_reduction, 0);
+    assert_eq!(params.in_variant(false).quiet_reduction, 2);
+    let (table, text) = with_level_3(params);
+    assert!(text.contains("chess_quiet_reduction = 2") && !text.contains("\nquiet_reduction"));
+    let too_many = text.replacen("chess_quiet_reduction = 2", "chess_quiet_reduction = 5", 1);
+    assert!(LevelTable::parse(&too_many)
+        .unwrap_err()
+        .to_string()
+        .contains("quiet_reduction"));
+    let (l2, l3) = (table.levels[1].elo.unwrap(), table.levels[2].elo.unwrap());
+    assert_eq!(table.for_elo(l2 * 0.1 + l3 * 0.9).quiet_reduction_in(false), 2);
+    assert_eq!(table.for_elo(l2 * 0.9 + l3 * 0.1).quiet_reduction_in(false), 0);
+    assert_eq!(table.for_elo(l2 * 0.1 + l3 * 0.9).quiet_reduction_in(true), 0);
+}
