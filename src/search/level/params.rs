@@ -101,9 +101,8 @@ pub struct LevelParams {
     /// Plies by which the level's search looks less deep at quiet moves that give no check,
     /// from the second ply of a line on and not in answer to a check: captures, checks,
     /// promotions and evasions are followed as far as before, the reply to the level's own
-    /// move is seen in full, and quiet moves further on less far. A person calculates forcing lines and misses quiet
-    /// moves; this gives a level the same blind spot, so that it errs in small ways more
-    /// often than it hangs material.
+    /// move is seen in full, and quiet moves further on less far. A person calculates
+    /// forcing lines and misses quiet moves; this gives a level the same blind spot.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub quiet_reduction: u8,
     /// `quiet_reduction` in plain chess (none: `quiet_reduction` in both variants).
