@@ -230,6 +230,12 @@ impl Worker<'_> {
             },
         );
 
+        // A weaker level's blind spot: quiet moves that give no check, seen less deep beyond
+        // the reply to its own move, unless they answer a check.
+        let quiet_blindness = match in_check || ply < 2 {
+            true => 0,
+            false => self.shared.config.quiet_reduction,
+        };
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
@@ -270,12 +276,7 @@ impl Worker<'_> {
                 }
             }
             move_count += 1;
-            // A weaker level's blind spot: quiet moves that give no check, seen less deep
-            // beyond the reply to its own move, unless they answer a check.
-            let blind = match quiet && !check && !in_check && ply >= 2 {
-                true => self.shared.config.quiet_reduction,
-                false => 0,
-            };
+            let blind = if quiet && !check { quiet_blindness } else { 0 };
             let new_depth = (depth - 1 - blind).max(0);
             let mut score;
             if move_count == 1 {

@@ -263,25 +263,25 @@ impl LevelTable {
                 (a, b) => a.or(b),
             },
             chances_when_ahead: nearer.chances_when_ahead,
-            chess_chances_when_ahead: low
-                .chess_chances_when_ahead
-                .or(high.chess_chances_when_ahead)
-                .map(|_| nearer.chances_when_ahead_in(false)),
+            chess_chances_when_ahead: nearer_plain(
+                [low.chess_chances_when_ahead, high.chess_chances_when_ahead],
+                nearer.chances_when_ahead_in(false),
+            ),
             second_look: nearer.second_look,
-            chess_second_look: low
-                .chess_second_look
-                .or(high.chess_second_look)
-                .map(|_| nearer.second_look_in(false)),
+            chess_second_look: nearer_plain(
+                [low.chess_second_look, high.chess_second_look],
+                nearer.second_look_in(false),
+            ),
             complexity_moves: nearer.complexity_moves,
             chess_complexity_moves: low
                 .chess_complexity_moves
                 .or(high.chess_complexity_moves)
                 .and_then(|_| nearer.complexity_moves_in(false)),
             quiet_reduction: nearer.quiet_reduction,
-            chess_quiet_reduction: low
-                .chess_quiet_reduction
-                .or(high.chess_quiet_reduction)
-                .map(|_| nearer.quiet_reduction_in(false)),
+            chess_quiet_reduction: nearer_plain(
+                [low.chess_quiet_reduction, high.chess_quiet_reduction],
+                nearer.quiet_reduction_in(false),
+            ),
             elo: Some(elo),
             covered_elo: match (low.covered_elo, high.covered_elo) {
                 (Some(a), Some(b)) => Some(linear(a, b)),
@@ -297,4 +297,10 @@ impl LevelTable {
         };
         toml::to_string(&file).unwrap_or_default()
     }
+}
+
+/// A plain-chess override between two levels that cannot be interpolated: if either level
+/// has one (`overrides`), the nearer level's plain-chess value; else none.
+fn nearer_plain<T, U>(overrides: [Option<U>; 2], nearer_plain_value: T) -> Option<T> {
+    overrides.iter().any(Option::is_some).then_some(nearer_plain_value)
 }
