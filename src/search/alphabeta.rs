@@ -232,9 +232,10 @@ impl Worker<'_> {
 
         // A weaker level's blind spot: quiet moves that give no check, seen less deep beyond
         // the reply to its own move, unless they answer a check.
-        let quiet_blindness = match in_check || ply < 2 {
-            true => 0,
-            false => self.shared.config.quiet_reduction,
+        let quiet_blindness = if in_check || ply < 2 {
+            0
+        } else {
+            self.shared.config.quiet_reduction
         };
         let original_alpha = alpha;
         let mut best_score = -INFINITY;

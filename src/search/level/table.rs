@@ -273,10 +273,11 @@ impl LevelTable {
                 nearer.second_look_in(false),
             ),
             complexity_moves: nearer.complexity_moves,
-            chess_complexity_moves: low
-                .chess_complexity_moves
-                .or(high.chess_complexity_moves)
-                .and_then(|_| nearer.complexity_moves_in(false)),
+            chess_complexity_moves: nearer_plain(
+                [low.chess_complexity_moves, high.chess_complexity_moves],
+                nearer.complexity_moves_in(false),
+            )
+            .flatten(),
             quiet_reduction: nearer.quiet_reduction,
             chess_quiet_reduction: nearer_plain(
                 [low.chess_quiet_reduction, high.chess_quiet_reduction],
