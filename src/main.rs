@@ -48,7 +48,9 @@ enum Command {
     /// writes them as Rust source (`src/search/weights/values.rs`).
     Tune(Box<veil::training::cli::TuneArgs>),
     /// Plays self-play games at a fixed node count per move and writes quiet positions with
-    /// their search scores and game results, for training the network.
+    /// their search scores and game results, for training the network. Ctrl-C or SIGTERM
+    /// stops it: no new game starts and the games in progress are written when they end; a
+    /// second one stops it at once. A shell's background job ignores Ctrl-C: send SIGTERM.
     Datagen(Box<veil::training::datagen_cli::DatagenArgs>),
     /// Trains the evaluation network on `veil datagen` records (or fine-tunes one) and
     /// writes a network file.
