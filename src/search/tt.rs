@@ -123,7 +123,7 @@ impl TranspositionTable {
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
         self.cluster(key).iter().find_map(|slot| {
             let data = slot.data.load(Ordering::Relaxed);
-            slot.holds(key, data).then(|| unpack(data)).flatten()
+            slot.holds(key, data).then_some(data).and_then(unpack)
         })
     }
 
