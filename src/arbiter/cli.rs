@@ -417,15 +417,16 @@ fn write_json(path: &Option<PathBuf>, report: &report::Report) -> Result<(), Str
     Ok(())
 }
 
-/// A warning for a plain-chess match at a fixed node count or depth with fewer openings
-/// than colour-swapped pairs: with nothing left to chance, engines that search the same
-/// position the same way play the same game each time an opening comes round, and the
+/// A warning for a match at a fixed node count or depth with more colour-swapped pairs
+/// than openings (`openings`, or 0 for the variant's start) where a start leaves nothing to
+/// chance (`any_plain`: no covered piece, empty pools): engines that search the same
+/// position the same way play the same game each time such an opening comes round, and the
 /// error bar counts the repeats as new games.
-pub fn repeat_warning(variant: Variant, time_control: TimeControl, games: u64, openings: usize) -> Option<String> {
+pub fn repeat_warning(any_plain: bool, time_control: TimeControl, games: u64, openings: usize) -> Option<String> {
     let fixed = matches!(time_control, TimeControl::Nodes(_) | TimeControl::Depth(_));
     let pairs = games.div_ceil(2);
     let distinct = openings.max(1) as u64;
-    (variant == Variant::Chess && fixed && pairs > distinct).then(|| {
+    (any_plain && fixed && pairs > distinct).then(|| {
         format!(
             "warning: {pairs} pairs from {distinct} opening(s) at {time_control}: plain-chess games \
              at a fixed node count or depth can repeat exactly, and the error bar counts repeats \
@@ -443,8 +444,13 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let any_plain = if config.openings.is_empty() {
+        config.variant.start_position().is_plain_chess()
+    } else {
+        config.openings.iter().any(Position::is_plain_chess)
+    };
     let warning = repeat_warning(
-        config.variant,
+        any_plain,
         config.settings.time_control,
         config.games_per_encounter,
         config.openings.len(),
@@ -528,18 +534,17 @@ pub fn run_merge(args: &MergeArgs) -> ExitCode {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn fixed_node_plain_matches_with_too_few_openings_are_warned_of() {
-        use super::{repeat_warning, TimeControl, Variant};
         let nodes = TimeControl::Nodes(50_000);
-        assert!(repeat_warning(Variant::Chess, nodes, 400, 46).is_some());
-        assert!(repeat_warning(Variant::Chess, TimeControl::Depth(8), 4, 0).is_some());
-        assert!(repeat_warning(Variant::Chess, nodes, 92, 46).is_none());
-        assert!(repeat_warning(Variant::Covered, nodes, 400, 46).is_none());
-        assert!(repeat_warning(Variant::Chess, "10+0.1".parse().unwrap(), 400, 46).is_none());
+        assert!(repeat_warning(true, nodes, 400, 46).is_some());
+        assert!(repeat_warning(true, TimeControl::Depth(8), 4, 0).is_some());
+        assert!(repeat_warning(true, nodes, 92, 46).is_none());
+        assert!(repeat_warning(false, nodes, 400, 46).is_none());
+        assert!(repeat_warning(true, "10+0.1".parse().unwrap(), 400, 46).is_none());
     }
-
-    use super::*;
 
     #[test]
     fn engine_specs() {
