@@ -31,8 +31,10 @@
 # apply, so a precision can be reached over several runs), CHESS_PRECISION (the same for a
 # plain-chess level against its anchor, CHESS_ITERATIONS probes at most, its probes kept in
 # OUT_DIR/journal-chess.jsonl; PRECISION when not given), STOCKFISH, SKIP_COVERED (reuse
-# OUT_DIR/tuned.toml and covered.json from an earlier run), KEEP_LEVELS_NETWORK (tune with the
-# levels' network as it is).
+# OUT_DIR/tuned.toml and covered.json from an earlier run), SKIP_CHESS (leave plain chess as
+# it was measured: for a change that moves covered chess alone, such as a new covered-chess
+# network; the covered tune keeps each level's plain-chess play, so its `elo` stands),
+# KEEP_LEVELS_NETWORK (tune with the levels' network as it is).
 
 set -euo pipefail
 
@@ -80,6 +82,8 @@ echo "== 1. covered chess: tune to $TARGETS, then a ladder of $LADDER_GAMES game
     --quiet --json "$out/covered.json" --svg "$out/levels-covered.svg" | tee "$out/covered.log"
 fi
 
+chess=()
+if [ -z "${SKIP_CHESS:-}" ]; then
 echo "== 2. plain chess: tune to $CHESS_TARGETS against the nearest anchor, then each level against its two nearest anchors, $ANCHOR_GAMES games each"
 anchors=()
 for elo in 1320 1600 1900 2200 2500; do
@@ -90,8 +94,13 @@ done
     "${chess_precision[@]}" --write "$out/tuned-chess.toml" \
     --nearest-anchors "${anchors[@]}" --games "$ANCHOR_GAMES" --tc "$TC" \
     --concurrency "$CONCURRENCY" --seed "$SEED" --quiet --json "$out/chess.json" | tee "$out/chess.log"
+chess=(--chess "$out/chess.json")
+else
+    echo "== 2. plain chess: skipped (SKIP_CHESS), the plain-chess Elos stand"
+    cp "$out/tuned.toml" "$out/tuned-chess.toml"
+fi
 
 echo "== 3. write src/search/levels.toml and docs/levels.md"
 python3 "$root/scripts/levels-table.py" "$out/tuned-chess.toml" --covered "$out/covered.json" \
-    --chess "$out/chess.json" --write "$root/src/search/levels.toml" --doc "$root/docs/levels.md"
+    "${chess[@]}" --write "$root/src/search/levels.toml" --doc "$root/docs/levels.md"
 echo "Rebuild (cargo build --release) and commit src/search/levels.toml and docs/levels.md."
