@@ -2,10 +2,11 @@
 """Writes varied, roughly balanced plain-chess start positions for self-play data.
 
 Each position is the start position (or, with --book, a position of the book drawn at
-random) after PLIES uniformly random legal moves; positions that are over, repeated, or that
-Veil scores beyond MARGIN centipawns (a short search, `go nodes N`) are dropped. A fixed-node self-play match from these positions
-(`veil match --openings FILE --tc nodes=N`) gives games that differ from the first move,
-which is what `veil tune` needs; a handful of book openings would replay the same games.
+random) after PLIES uniformly random legal moves; positions that are over, repeated, or
+that Veil scores beyond MARGIN centipawns (a short search, `go nodes N`) are dropped. A
+fixed-node self-play match from these positions (`veil match --openings FILE --tc nodes=N`)
+gives games that differ from the first move, which is what `veil tune` and a fixed-node
+screen need; a handful of book openings would replay the same games.
 
 Usage: python3 scripts/random-openings.py --engine target/release/veil --count 3000 \
            --plies 8 --seed 1 --out openings.epd

@@ -430,7 +430,8 @@ pub fn repeat_warning(any_plain: bool, time_control: TimeControl, games: u64, op
         format!(
             "warning: {pairs} pairs from {distinct} opening(s) at {time_control}: plain-chess games \
              at a fixed node count or depth can repeat exactly, and the error bar counts repeats \
-             as new games; give at least one opening per pair (the repository's openings/chess-plus4.epd has 1,000)"
+             as new games; give at least one opening per pair (the repository's \
+             openings/chess-plus4.epd has 1,000)"
         )
     })
 }
