@@ -8,7 +8,7 @@ use super::interrupt;
 use super::record::Variant;
 use super::report::{self, GameRow, MatchMeta, SprtModelName, SprtSettings};
 use super::runner::{self, MatchConfig};
-use super::schedule::{Pairing, Shard};
+use super::schedule::{self, Pairing, Shard};
 use crate::rules::Position;
 use clap::{Args, ValueEnum};
 use std::collections::HashMap;
@@ -424,14 +424,14 @@ fn write_json(path: &Option<PathBuf>, report: &report::Report) -> Result<(), Str
 /// error bar counts the repeats as new games.
 pub fn repeat_warning(any_plain: bool, time_control: TimeControl, games: u64, openings: usize) -> Option<String> {
     let fixed = matches!(time_control, TimeControl::Nodes(_) | TimeControl::Depth(_));
-    let pairs = games.div_ceil(2);
+    let pairs = schedule::rounds(games);
     let distinct = openings.max(1) as u64;
     (any_plain && fixed && pairs > distinct).then(|| {
         format!(
             "warning: {pairs} pairs from {distinct} opening(s) at {time_control}: plain-chess games \
              at a fixed node count or depth can repeat exactly, and the error bar counts repeats \
-             as new games; give at least one opening per pair (the repository's \
-             openings/chess-plus4.epd has 1,000)"
+             as new games; give at least one opening per pair (such as the repository's \
+             openings/chess-plus4.epd)"
         )
     })
 }

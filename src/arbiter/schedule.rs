@@ -87,6 +87,12 @@ pub fn encounters(engines: usize, pairing: Pairing) -> Vec<Encounter> {
     list
 }
 
+/// The rounds of an encounter of `games_per_encounter` games: one colour-swapped pair each
+/// (the last a single game when the count is odd), each round on the next opening.
+pub fn rounds(games_per_encounter: u64) -> u64 {
+    games_per_encounter.div_ceil(2)
+}
+
 /// Every pair of the match in order (round by round), or the shard's share of them.
 pub fn pair_jobs(
     engines: usize,
@@ -97,7 +103,7 @@ pub fn pair_jobs(
     shard: Option<Shard>,
 ) -> Vec<PairJob> {
     let encounters = encounters(engines, pairing);
-    let rounds = games_per_encounter.div_ceil(2);
+    let rounds = rounds(games_per_encounter);
     let first_opening = if openings == 0 {
         0
     } else {
