@@ -7,9 +7,10 @@
 #      default network (networks/default.nnue) does not move them until they are retuned.
 #      Unless KEEP_LEVELS_NETWORK is set, the script first makes the default network theirs
 #      (copies it to networks/levels.nnue; commit it with the table).
-#   1. Covered chess: `veil levels --tune` searches the node caps of Levels 4 down to 1 so
-#      that each stands the target gap below the level above (Level 5, full strength, is
-#      pinned), then verifies the tuned table with a ladder at 5+0.05.
+#   1. Covered chess: `veil levels --tune` searches the node caps of Levels 4 down to 1 (the
+#      share of lapses, for a level that lapses) so that each stands the target gap below
+#      the level above (Level 5, full strength, is pinned), then verifies the tuned table
+#      with a ladder at 5+0.05.
 #   2. Plain chess: `veil levels --tune` against Stockfish `UCI_Elo` anchors searches each of
 #      Levels 1-4's own plain-chess node cap (`chess_nodes`) so that it scores against the
 #      anchor nearest its target as the target says (its covered play is left alone). Then

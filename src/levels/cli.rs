@@ -305,11 +305,12 @@ fn run(args: &LevelsArgs) -> Result<bool, String> {
         };
         let (tuned, levels) = tune::tune(&template, &command, &table, &goal, |probe| {
             println!(
-                "probe{}: L{} nodes {} choice x{:.2} scored {:+.0} +/- {:.0} in {} games against {} (target {:+.0})",
+                "probe{}: L{} nodes {} choice x{:.2} lapses {}% scored {:+.0} +/- {:.0} in {} games against {} (target {:+.0})",
                 if probe.reused { " (journal)" } else { "" },
                 probe.level,
                 probe.nodes,
                 probe.choice,
+                probe.lapse_pct,
                 probe.measured,
                 probe.error,
                 probe.games,
@@ -320,8 +321,8 @@ fn run(args: &LevelsArgs) -> Result<bool, String> {
         .map_err(|e| e.to_string())?;
         for level in &levels {
             println!(
-                "tuned: L{} nodes {} choice x{:.2}, +/- {:.0} Elo at 95% (the fit of {} probes, {} games, {} of them from the journal)",
-                level.level, level.nodes, level.choice, level.error, level.probes, level.games, level.reused_games
+                "tuned: L{} nodes {} choice x{:.2} lapses {}%, +/- {:.0} Elo at 95% (the fit of {} probes, {} games, {} of them from the journal)",
+                level.level, level.nodes, level.choice, level.lapse_pct, level.error, level.probes, level.games, level.reused_games
             );
         }
         let _ = std::fs::remove_file(&work);

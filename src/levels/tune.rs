@@ -21,6 +21,10 @@
 //! still end at their node cap, not on the clock: it plays alike on every machine and
 //! replays move for move.
 //!
+//! A level that lapses in covered chess (`lapse_pct`) is tuned by its share of lapses
+//! instead, its node cap and choice kept: its lapses, not its full searches, set its strength
+//! (plain chess keeps its own lapses, as it keeps its choice).
+//!
 //! With anchors (engines of known Elo, such as Stockfish at a `UCI_Elo`), each level plays
 //! instead the anchor nearest its target, and the gap it aims at is its target less the
 //! anchor's Elo; the levels are then tuned each on its own. In plain chess the tuner sets the
@@ -45,7 +49,8 @@ use crate::rules::splitmix::mix;
 use crate::search::level::{LevelParams, LevelTable};
 use std::path::Path;
 
-/// Elo a doubling of nodes is taken to be worth before the probes measure it.
+/// Elo a doubling of nodes (or a step of [`LAPSE_STEP_PCT`] fewer lapses) is taken to be
+/// worth before the probes measure it.
 const PRIOR_SLOPE: f64 = 120.0;
 /// The prior's standard deviation on that slope, in Elo per doubling.
 const PRIOR_SLOPE_SD: f64 = 60.0;
@@ -66,6 +71,8 @@ const MAX_COOLING: f64 = 4.0;
 /// nodes: a level stays cheap to host. (Hosting prefers a tighter time cap; people prefer
 /// small errors kept, so nodes come before a cooler choice.)
 const MAX_TIME_RAISE: u64 = 4;
+/// Points of lapse share (percent of moves) one step of a lapsing level's axis spans.
+const LAPSE_STEP_PCT: f64 = 20.0;
 
 /// One probe match of a tuning run.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -76,6 +83,9 @@ pub struct Probe {
     pub nodes: u64,
     /// The share of its table's noise and temperature the level played with.
     pub choice: f64,
+    /// The share of its moves, in percent, that were lapses in the variant.
+    #[serde(default)]
+    pub lapse_pct: u8,
     /// The level's measured Elo against the level above, with its 95% error (infinite after
     /// a shutout; a journal writes it as null).
     pub measured: f64,
@@ -119,6 +129,8 @@ pub struct Tuned {
     pub level: u8,
     pub nodes: u64,
     pub choice: f64,
+    /// The share of its moves, in percent, that lapse in the variant.
+    pub lapse_pct: u8,
     /// The 95% error of the fit at the chosen point, in Elo (infinite without probes).
     pub error: f64,
     /// Probes and games behind the fit, of them taken up from the journal.
@@ -225,6 +237,7 @@ pub fn tune(
                 opponent: opponent.name.clone(),
                 nodes: table.levels[index].nodes_in(covered).unwrap_or(0),
                 choice: axis.choice(x),
+                lapse_pct: table.levels[index].lapse_pct_in(covered),
                 measured: head.map_or(0.0, |h| h.elo).clamp(-800.0, 800.0),
                 error: head.map_or(f64::INFINITY, |h| h.elo_error),
                 target: wanted,
@@ -242,12 +255,13 @@ pub fn tune(
             x = next_point(&axis, &tried, wanted);
         }
         let line = fit_line(&points(&tried));
-        let x = axis.clamp(line.log_nodes_at(wanted));
+        let x = axis.clamp(line.x_at(wanted));
         table.levels[index] = row_at(x);
         tuned.push(Tuned {
             level,
             nodes: table.levels[index].nodes_in(covered).unwrap_or(0),
             choice: axis.choice(x),
+            lapse_pct: table.levels[index].lapse_pct_in(covered),
             error: line.error_at(x),
             probes: tried.len(),
             games: tried.iter().map(|p| p.games).sum(),
@@ -324,14 +338,14 @@ fn taken_up<'a>(
 fn next_point(axis: &Axis, tried: &[Probe], wanted: f64) -> f64 {
     let last = tried.last().map_or(0.0, |p| p.x);
     let line = fit_line(&points(tried));
-    axis.clamp(last + (line.log_nodes_at(wanted) - last).clamp(-MAX_STEP, MAX_STEP))
+    axis.clamp(last + (line.x_at(wanted) - last).clamp(-MAX_STEP, MAX_STEP))
 }
 
 fn points(probes: &[Probe]) -> Vec<Point> {
     probes
         .iter()
         .map(|p| Point {
-            log_nodes: p.x,
+            x: p.x,
             elo: p.measured,
             error: p.error,
         })
@@ -408,12 +422,17 @@ fn nodes_at(log_nodes: f64) -> u64 {
 /// - Covered chess: log2 of its node cap up to `full`, the most [`MAX_TIME_RAISE`] times its
 ///   time cap affords; past it, cooling: the choice's noise and temperature halve with each
 ///   step.
+/// - Covered chess, a level that lapses: its share of lapses, [`LAPSE_STEP_PCT`] points a
+///   step, from every move a lapse (0) to none (5); its node cap and choice stay. Such a
+///   level's strength is set by its lapses: three times the nodes moved Level 3, lapsing on
+///   60% of its moves, by nothing a probe could see.
 /// - Plain chess: log2 of its plain-chess node cap (`chess_nodes`) alone, the time cap raised
 ///   to afford it where it must be, up to [`MAX_TIME_RAISE`] times.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Axis {
     full: f64,
     covered: bool,
+    lapses: bool,
 }
 
 impl Axis {
@@ -425,11 +444,15 @@ impl Axis {
         Axis {
             full: (most as f64).log2(),
             covered,
+            lapses: covered && params.lapse_pct > 0,
         }
     }
 
     /// Where the level's row stands (its noise and temperature as the base).
     fn start(&self, params: &LevelParams) -> f64 {
+        if self.lapses {
+            return self.clamp((100.0 - f64::from(params.lapse_pct)) / LAPSE_STEP_PCT);
+        }
         self.clamp(
             params
                 .nodes_in(self.covered)
@@ -439,17 +462,32 @@ impl Axis {
     }
 
     fn clamp(&self, x: f64) -> f64 {
+        if self.lapses {
+            return x.clamp(0.0, 100.0 / LAPSE_STEP_PCT);
+        }
         let cooling = if self.covered { MAX_COOLING } else { 0.0 };
         x.clamp((MIN_NODES as f64).log2(), self.full + cooling)
     }
 
     /// The share of the base's noise and temperature at `x`.
     fn choice(&self, x: f64) -> f64 {
-        0.5f64.powf((x - self.full).max(0.0))
+        match self.lapses {
+            true => 1.0,
+            false => 0.5f64.powf((x - self.full).max(0.0)),
+        }
     }
 
     /// Sets `params` to the point `x` of the axis of `base`.
     fn set(&self, params: &mut LevelParams, base: &LevelParams, x: f64) {
+        if self.lapses {
+            params.lapse_pct = (100.0 - x * LAPSE_STEP_PCT).round().clamp(0.0, 100.0) as u8;
+            // Plain chess keeps the base's lapses, as it keeps its choice below.
+            params.chess_lapse_pct = match params.lapse_pct == base.lapse_pct {
+                true => base.chess_lapse_pct,
+                false => Some(base.lapse_pct_in(false)),
+            };
+            return;
+        }
         let nodes = nodes_at(x.min(self.full));
         params.movetime_ms = base.movetime_ms.map(|ms| ms.max(nodes.div_ceil(NODES_PER_MS)));
         if !self.covered {
@@ -470,13 +508,15 @@ impl Axis {
 /// One probe as the fit sees it.
 #[derive(Clone, Copy, Debug)]
 struct Point {
-    log_nodes: f64,
+    /// Where on the level's axis (log2 of its nodes, for most levels).
+    x: f64,
     elo: f64,
     /// The 95% error of the measured Elo.
     error: f64,
 }
 
-/// Elo = intercept + slope * log2(nodes), and how sure the fit is of it.
+/// Elo = intercept + slope * x, the level's axis (log2 of its nodes, for most levels), and
+/// how sure the fit is of it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Line {
     intercept: f64,
@@ -490,7 +530,7 @@ struct Line {
 }
 
 impl Line {
-    fn log_nodes_at(&self, elo: f64) -> f64 {
+    fn x_at(&self, elo: f64) -> f64 {
         (elo - self.intercept) / self.slope
     }
 
@@ -528,12 +568,12 @@ fn fit_line(points: &[Point]) -> Line {
             spread: prior,
         };
     }
-    let mean_x = points.iter().map(|p| weight(p) * p.log_nodes).sum::<f64>() / total;
+    let mean_x = points.iter().map(|p| weight(p) * p.x).sum::<f64>() / total;
     let mean_y = points.iter().map(|p| weight(p) * p.elo).sum::<f64>() / total;
-    let sxx: f64 = points.iter().map(|p| weight(p) * (p.log_nodes - mean_x).powi(2)).sum();
+    let sxx: f64 = points.iter().map(|p| weight(p) * (p.x - mean_x).powi(2)).sum();
     let sxy: f64 = points
         .iter()
-        .map(|p| weight(p) * (p.log_nodes - mean_x) * (p.elo - mean_y))
+        .map(|p| weight(p) * (p.x - mean_x) * (p.elo - mean_y))
         .sum();
     let prior = 1.0 / (PRIOR_SLOPE_SD * PRIOR_SLOPE_SD);
     let slope = ((sxy + prior * PRIOR_SLOPE) / (sxx + prior)).clamp(SLOPE_RANGE.0, SLOPE_RANGE.1);
@@ -573,7 +613,7 @@ mod tests {
 
     fn point(nodes: f64, elo: f64, error: f64) -> Point {
         Point {
-            log_nodes: nodes.log2(),
+            x: nodes.log2(),
             elo,
             error,
         }
@@ -583,9 +623,9 @@ mod tests {
     fn one_probe_takes_the_prior_slope() {
         let line = fit_line(&[point(1024.0, -300.0, 60.0)]);
         assert!((line.slope - PRIOR_SLOPE).abs() < 1e-9);
-        assert!((line.log_nodes_at(-300.0) - 10.0).abs() < 1e-9);
+        assert!((line.x_at(-300.0) - 10.0).abs() < 1e-9);
         // 120 Elo short: one doubling more.
-        assert!((line.log_nodes_at(-180.0) - 11.0).abs() < 1e-9);
+        assert!((line.x_at(-180.0) - 11.0).abs() < 1e-9);
     }
 
     #[test]
@@ -597,7 +637,7 @@ mod tests {
             .collect();
         let line = fit_line(&points);
         assert!((line.slope - 200.0).abs() < 2.0, "{line:?}");
-        assert!((line.log_nodes_at(-200.0) - 10.0).abs() < 0.02, "{line:?}");
+        assert!((line.x_at(-200.0) - 10.0).abs() < 0.02, "{line:?}");
     }
 
     #[test]
@@ -676,6 +716,55 @@ mod tests {
     }
 
     #[test]
+    fn a_level_that_lapses_in_covered_chess_is_tuned_by_its_share_of_lapses() {
+        let base = LevelParams {
+            nodes: Some(75_000),
+            movetime_ms: Some(300),
+            noise_cp: 40,
+            temperature_cp: 70,
+            lapse_pct: 60,
+            chess_lapse_pct: Some(0),
+            lapse_nodes: Some(300),
+            ..LevelParams::FULL
+        };
+        let axis = Axis::of(&base, true);
+        assert_eq!(axis.start(&base), 2.0);
+        let mut params = base;
+        axis.set(&mut params, &base, axis.start(&base));
+        assert_eq!(params, base);
+        // Fewer lapses are stronger; nodes, time and choice stay.
+        axis.set(&mut params, &base, 2.75);
+        assert_eq!(
+            (
+                params.lapse_pct,
+                params.chess_lapse_pct,
+                params.nodes,
+                params.movetime_ms
+            ),
+            (45, Some(0), Some(75_000), Some(300))
+        );
+        assert_eq!(
+            (params.noise_cp, params.temperature_cp, axis.choice(2.75)),
+            (40, 70, 1.0)
+        );
+        // From every move a lapse to none.
+        axis.set(&mut params, &base, axis.clamp(-3.0));
+        assert_eq!(params.lapse_pct, 100);
+        axis.set(&mut params, &base, axis.clamp(9.0));
+        assert_eq!(params.lapse_pct, 0);
+        // A level whose lapses both variants share keeps plain chess's as they were.
+        let shared = LevelParams {
+            chess_lapse_pct: None,
+            ..base
+        };
+        axis.set(&mut params, &shared, 3.0);
+        assert_eq!((params.lapse_pct, params.chess_lapse_pct), (40, Some(60)));
+        // In plain chess, or without lapses, the axis is the node cap.
+        assert!(!Axis::of(&base, false).lapses);
+        assert!(!Axis::of(&LevelParams { lapse_pct: 0, ..base }, true).lapses);
+    }
+
+    #[test]
     fn the_nearest_anchor_is_picked_by_elo() {
         let anchor = |elo: f64| Player {
             spec: level_spec("x", 1, None),
@@ -691,7 +780,7 @@ mod tests {
     #[test]
     fn a_shutout_still_pushes_the_line() {
         let line = fit_line(&[point(64.0, -800.0, f64::INFINITY), point(512.0, -250.0, 80.0)]);
-        assert!(line.slope > 0.0 && line.log_nodes_at(-250.0) > 6.0);
+        assert!(line.slope > 0.0 && line.x_at(-250.0) > 6.0);
     }
 
     #[test]
@@ -710,6 +799,7 @@ mod tests {
             opponent: "L4".to_string(),
             nodes: nodes_at(x),
             choice: 1.0,
+            lapse_pct: 0,
             measured: -120.0,
             error: 70.0,
             target: -175.0,
