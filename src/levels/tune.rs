@@ -52,7 +52,7 @@ use std::path::Path;
 /// Elo a doubling of nodes (or a step of [`LAPSE_STEP_PCT`] fewer lapses) is taken to be
 /// worth before the probes measure it.
 const PRIOR_SLOPE: f64 = 120.0;
-/// The prior's standard deviation on that slope, in Elo per doubling.
+/// The prior's standard deviation on that slope, in Elo per step of the axis.
 const PRIOR_SLOPE_SD: f64 = 60.0;
 /// The slope the fit may take, in Elo per doubling.
 const SLOPE_RANGE: (f64, f64) = (30.0, 400.0);
@@ -431,8 +431,18 @@ fn nodes_at(log_nodes: f64) -> u64 {
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Axis {
     full: f64,
-    covered: bool,
-    lapses: bool,
+    knob: Knob,
+}
+
+/// What a level's axis moves.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Knob {
+    /// The covered node cap, then a cooler choice.
+    CoveredNodes,
+    /// The covered share of lapses.
+    Lapses,
+    /// The plain-chess node cap.
+    ChessNodes,
 }
 
 impl Axis {
@@ -441,56 +451,57 @@ impl Axis {
             ms.saturating_mul(NODES_PER_MS * MAX_TIME_RAISE)
                 .clamp(MIN_NODES, MAX_NODES)
         });
+        let knob = match (covered, params.lapse_pct > 0) {
+            (false, _) => Knob::ChessNodes,
+            (true, true) => Knob::Lapses,
+            (true, false) => Knob::CoveredNodes,
+        };
         Axis {
             full: (most as f64).log2(),
-            covered,
-            lapses: covered && params.lapse_pct > 0,
+            knob,
         }
     }
 
     /// Where the level's row stands (its noise and temperature as the base).
     fn start(&self, params: &LevelParams) -> f64 {
-        if self.lapses {
-            return self.clamp((100.0 - f64::from(params.lapse_pct)) / LAPSE_STEP_PCT);
-        }
-        self.clamp(
-            params
-                .nodes_in(self.covered)
+        let x = match self.knob {
+            Knob::Lapses => (100.0 - f64::from(params.lapse_pct)) / LAPSE_STEP_PCT,
+            Knob::CoveredNodes | Knob::ChessNodes => params
+                .nodes_in(self.knob == Knob::CoveredNodes)
                 .map_or(self.full, |n| (n.max(1) as f64).log2())
                 .min(self.full),
-        )
+        };
+        self.clamp(x)
     }
 
     fn clamp(&self, x: f64) -> f64 {
-        if self.lapses {
-            return x.clamp(0.0, 100.0 / LAPSE_STEP_PCT);
+        match self.knob {
+            Knob::Lapses => x.clamp(0.0, 100.0 / LAPSE_STEP_PCT),
+            Knob::CoveredNodes => x.clamp((MIN_NODES as f64).log2(), self.full + MAX_COOLING),
+            Knob::ChessNodes => x.clamp((MIN_NODES as f64).log2(), self.full),
         }
-        let cooling = if self.covered { MAX_COOLING } else { 0.0 };
-        x.clamp((MIN_NODES as f64).log2(), self.full + cooling)
     }
 
     /// The share of the base's noise and temperature at `x`.
     fn choice(&self, x: f64) -> f64 {
-        match self.lapses {
-            true => 1.0,
-            false => 0.5f64.powf((x - self.full).max(0.0)),
+        match self.knob {
+            Knob::CoveredNodes => 0.5f64.powf((x - self.full).max(0.0)),
+            Knob::Lapses | Knob::ChessNodes => 1.0,
         }
     }
 
-    /// Sets `params` to the point `x` of the axis of `base`.
+    /// Sets `params` to the point `x` of the axis of `base`. What the axis does not move,
+    /// plain chess above all, stays as `base` has it.
     fn set(&self, params: &mut LevelParams, base: &LevelParams, x: f64) {
-        if self.lapses {
+        if self.knob == Knob::Lapses {
             params.lapse_pct = (100.0 - x * LAPSE_STEP_PCT).round().clamp(0.0, 100.0) as u8;
-            // Plain chess keeps the base's lapses, as it keeps its choice below.
-            params.chess_lapse_pct = match params.lapse_pct == base.lapse_pct {
-                true => base.chess_lapse_pct,
-                false => Some(base.lapse_pct_in(false)),
-            };
+            let moved = params.lapse_pct != base.lapse_pct;
+            params.chess_lapse_pct = moved.then(|| base.lapse_pct_in(false)).or(base.chess_lapse_pct);
             return;
         }
         let nodes = nodes_at(x.min(self.full));
         params.movetime_ms = base.movetime_ms.map(|ms| ms.max(nodes.div_ceil(NODES_PER_MS)));
-        if !self.covered {
+        if self.knob == Knob::ChessNodes {
             params.chess_nodes = Some(nodes);
             return;
         }
@@ -760,8 +771,11 @@ mod tests {
         axis.set(&mut params, &shared, 3.0);
         assert_eq!((params.lapse_pct, params.chess_lapse_pct), (40, Some(60)));
         // In plain chess, or without lapses, the axis is the node cap.
-        assert!(!Axis::of(&base, false).lapses);
-        assert!(!Axis::of(&LevelParams { lapse_pct: 0, ..base }, true).lapses);
+        assert_eq!(Axis::of(&base, false).knob, Knob::ChessNodes);
+        assert_eq!(
+            Axis::of(&LevelParams { lapse_pct: 0, ..base }, true).knob,
+            Knob::CoveredNodes
+        );
     }
 
     #[test]
