@@ -20,7 +20,7 @@ use super::score::{INFINITY, MATE, MATE_BOUND};
 use super::see::see_ge;
 use super::tt::{Bound, TtEntry};
 use super::worker::{score_from_tt, score_to_tt, Worker};
-use crate::rules::{MoveList, Position, Role};
+use crate::rules::{MoveList, Position, Role, MAX_MOVES};
 use once_cell::sync::Lazy;
 
 /// Reverse futility: at depth <= this, a static score this far above beta per ply cuts.
@@ -218,9 +218,11 @@ impl Worker<'_> {
         let previous = self.previous_moves(ply);
         let killers = self.tables.history.killers[ply];
         let counter = self.tables.history.counter_move(previous[0]);
-        order(
+        let mut keys = [0; MAX_MOVES];
+        let ordered = order(
             position,
             &mut moves,
+            &mut keys,
             &OrderContext {
                 hash_move,
                 killers,
@@ -245,7 +247,7 @@ impl Worker<'_> {
         let mut quiet_count = 0usize;
         let mut move_count = 0usize;
         let color = position.side_to_move();
-        for &m in moves.iter() {
+        for m in ordered {
             let capture = position.is_capture(m);
             let quiet = !capture && m.promotion_role().is_none();
             let check = quiet && gives_check(position, m);

@@ -26,7 +26,7 @@ use super::ordering::{order, OrderContext};
 use super::score::{INFINITY, MATE, MATE_BOUND};
 use super::tt::Bound;
 use super::worker::{score_from_tt, Worker};
-use crate::rules::{Move, Position, Role};
+use crate::rules::{Move, Position, Role, MAX_MOVES};
 
 /// Outcome scores beyond this many centipawns count as this much in the mean.
 const MEAN_BOUND: i64 = 3_000;
@@ -157,14 +157,12 @@ impl Worker<'_> {
             }
         }
         let mut moves = child.legal_moves();
-        if moves.is_empty() {
-            let score = if child.is_check() { -MATE + ply as i32 } else { 0 };
-            return (score >= beta).then_some(score);
-        }
+        let mut keys = [0; MAX_MOVES];
         let previous = self.previous_moves(ply);
-        order(
+        let best_first = order(
             child,
             &mut moves,
+            &mut keys,
             &OrderContext {
                 hash_move: entry.and_then(|e| e.best_move),
                 killers: self.tables.history.killers[ply],
@@ -172,8 +170,12 @@ impl Worker<'_> {
                 history: &self.tables.history,
                 previous,
             },
-        );
-        let first = moves.as_slice()[0];
+        )
+        .next();
+        let Some(first) = best_first else {
+            let score = if child.is_check() { -MATE + ply as i32 } else { 0 };
+            return (score >= beta).then_some(score);
+        };
         // The child's own search extends checks: the probe must search the same tree.
         let depth = if child.is_check() { depth + 1 } else { depth };
         let score = self.search_move(child, first, depth - 1, beta - 1, beta, ply);

@@ -49,13 +49,91 @@ pub struct OrderContext<'a> {
     pub previous: [Option<PieceTo>; 2],
 }
 
-/// Scores and sorts `moves` best first.
-pub fn order(position: &Position, moves: &mut MoveList, context: &OrderContext) {
+/// Moves handed out best first as the search asks for them.
+///
+/// Most nodes cut off after a move or two, so the moves are not sorted up front: the first
+/// [`PICKS`] calls of [`Iterator::next`] each pick the best of those left, and only a node
+/// that goes on sorts the rest. A move's key is its score, then its place in the generated
+/// list (earlier first among equal scores): keys are unique, and the largest first is
+/// exactly the order of a stable sort by score, best first.
+pub struct Ordered<'a> {
+    moves: &'a mut [Move],
+    keys: &'a mut [i32],
+    next: usize,
+}
+
+/// Moves picked one by one before the rest are sorted.
+const PICKS: usize = 3;
+
+/// Scores beyond this are clamped to it in a key (every ordering score lies well within).
+const MAX_SCORE: i32 = (1 << 22) - 1;
+
+/// The ordering keys of one node's moves.
+pub type Keys = [i32; MAX_MOVES];
+
+impl<'a> Ordered<'a> {
+    /// `moves` with `score` giving each its ordering score, keyed in `keys`.
+    fn new(moves: &'a mut MoveList, keys: &'a mut Keys, mut score: impl FnMut(Move) -> i32) -> Ordered<'a> {
+        let moves = moves.as_mut_slice();
+        let keys = &mut keys[..moves.len()];
+        for (index, (key, &m)) in keys.iter_mut().zip(moves.iter()).enumerate() {
+            let place = (MAX_MOVES - 1 - index) as i32;
+            *key = score(m).clamp(-MAX_SCORE, MAX_SCORE) * MAX_MOVES as i32 + place;
+        }
+        Ordered { moves, keys, next: 0 }
+    }
+}
+
+impl Iterator for Ordered<'_> {
+    type Item = Move;
+
+    #[inline]
+    fn next(&mut self) -> Option<Move> {
+        let next = self.next;
+        let keys = self.keys.get_mut(next..)?;
+        let moves = &mut self.moves[next..];
+        match next.cmp(&PICKS) {
+            std::cmp::Ordering::Less => {
+                let best = keys.iter().copied().max()?;
+                let at = keys.iter().position(|&key| key == best).unwrap_or(0);
+                keys.swap(0, at);
+                moves.swap(0, at);
+            }
+            std::cmp::Ordering::Equal => insertion_sort(moves, keys),
+            std::cmp::Ordering::Greater => {}
+        }
+        self.next += 1;
+        moves.first().copied()
+    }
+}
+
+/// Insertion sort, largest key first: what is left of a list is short and often nearly
+/// sorted.
+fn insertion_sort(moves: &mut [Move], keys: &mut [i32]) {
+    for i in 1..moves.len() {
+        let (key, m) = (keys[i], moves[i]);
+        let mut j = i;
+        while j > 0 && keys[j - 1] < key {
+            keys[j] = keys[j - 1];
+            moves[j] = moves[j - 1];
+            j -= 1;
+        }
+        keys[j] = key;
+        moves[j] = m;
+    }
+}
+
+/// `moves` best first: the hash move, good captures, queen promotions, killers, the counter
+/// move, quiet moves by history, bad captures.
+pub fn order<'a>(
+    position: &Position,
+    moves: &'a mut MoveList,
+    keys: &'a mut Keys,
+    context: &OrderContext,
+) -> Ordered<'a> {
     let color = position.side_to_move();
-    let moves = moves.as_mut_slice();
-    let mut scores = [0i32; MAX_MOVES];
-    for (score, &m) in scores.iter_mut().zip(moves.iter()) {
-        *score = if Some(m) == context.hash_move {
+    Ordered::new(moves, keys, |m| {
+        if Some(m) == context.hash_move {
             HASH_MOVE
         } else if position.is_capture(m) {
             let mvv_lva = victim_value(position, m) * 8 - attacker_value(position, m) / 8
@@ -77,33 +155,35 @@ pub fn order(position: &Position, moves: &mut MoveList, context: &OrderContext) 
             context
                 .history
                 .quiet_score(color, m, PieceTo::of(position, m), context.previous)
-        };
-    }
-    sort(moves, &mut scores);
-}
-
-/// Scores captures (and queen promotions) for quiescence: most valuable victim first.
-pub fn order_captures(position: &Position, moves: &mut MoveList) {
-    let moves = moves.as_mut_slice();
-    let mut scores = [0i32; MAX_MOVES];
-    for (score, &m) in scores.iter_mut().zip(moves.iter()) {
-        *score = victim_value(position, m) * 8 - attacker_value(position, m) / 8
-            + if m.promotion_role().is_some() { 5_000 } else { 0 };
-    }
-    sort(moves, &mut scores);
-}
-
-/// Insertion sort, best first, stable: move lists are short and often nearly sorted.
-fn sort(moves: &mut [Move], scores: &mut [i32; MAX_MOVES]) {
-    for i in 1..moves.len() {
-        let (score, m) = (scores[i], moves[i]);
-        let mut j = i;
-        while j > 0 && scores[j - 1] < score {
-            scores[j] = scores[j - 1];
-            moves[j] = moves[j - 1];
-            j -= 1;
         }
-        scores[j] = score;
-        moves[j] = m;
+    })
+}
+
+/// Captures (and queen promotions) for quiescence, most valuable victim first.
+pub fn order_captures<'a>(position: &Position, moves: &'a mut MoveList, keys: &'a mut Keys) -> Ordered<'a> {
+    Ordered::new(moves, keys, |m| {
+        victim_value(position, m) * 8 - attacker_value(position, m) / 8
+            + if m.promotion_role().is_some() { 5_000 } else { 0 }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::splitmix::mix;
+
+    /// Picking gives exactly a stable sort by score, best first, whatever the scores (ties
+    /// included) and wherever the picks give way to the sort.
+    #[test]
+    fn picks_in_the_order_of_a_stable_sort() {
+        for seed in 0..200u64 {
+            let mut moves = Position::standard_start().legal_moves();
+            let score = |m: Move| (mix(seed ^ u64::from(m.to_u16())) % 7) as i32 * 1_000 - 3_000;
+            let mut expected: Vec<Move> = moves.iter().copied().collect();
+            expected.sort_by_key(|&m| std::cmp::Reverse(score(m)));
+            let mut keys = [0; MAX_MOVES];
+            let picked: Vec<Move> = Ordered::new(&mut moves, &mut keys, score).collect();
+            assert_eq!(picked, expected, "seed {seed}");
+        }
     }
 }

@@ -12,7 +12,7 @@ use super::score::{INFINITY, MATE};
 use super::see::see_ge;
 use super::tt::Bound;
 use super::worker::{score_from_tt, Worker};
-use crate::rules::{Bitboard, Color, Position, Role};
+use crate::rules::{Bitboard, Color, Position, Role, MAX_MOVES};
 
 /// Quiescence plies after which the static evaluation is taken as is.
 const MAX_QUIESCENCE_DEPTH: i32 = 12;
@@ -92,8 +92,8 @@ impl Worker<'_> {
                 see_ge(position, m, 0)
             });
         }
-        order_captures(position, &mut moves);
-        for &m in moves.iter() {
+        let mut keys = [0; MAX_MOVES];
+        for m in order_captures(position, &mut moves, &mut keys) {
             let score = self.search_move(position, m, qdepth - 1, alpha, beta, ply);
             if self.stopped {
                 return 0;
