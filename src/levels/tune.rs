@@ -11,7 +11,9 @@
 //! it: every game of every probe counts, not just the last probe's. Depth caps are lifted on
 //! tuned levels so that the node cap governs; time caps stay, since they bound what a level
 //! costs to host, but a node cap past what its time cap affords ([`NODES_PER_MS`] a
-//! millisecond) raises the time cap with it, up to `MAX_TIME_RAISE` times.
+//! millisecond) raises the time cap with it, up to `MAX_TIME_RAISE` times. A level that
+//! lapses in covered chess is tuned along its share of lapses instead, `LAPSE_STEP_PCT`
+//! points a step on the same kind of line (its `Knob`).
 //!
 //! In covered chess the axis goes on past that: there the node cap stays at its most, and
 //! each further step of one halves the level's noise and softmax temperature instead (in
@@ -54,7 +56,7 @@ use std::path::Path;
 const PRIOR_SLOPE: f64 = 120.0;
 /// The prior's standard deviation on that slope, in Elo per step of the axis.
 const PRIOR_SLOPE_SD: f64 = 60.0;
-/// The slope the fit may take, in Elo per doubling.
+/// The slope the fit may take, in Elo per step of the axis.
 const SLOPE_RANGE: (f64, f64) = (30.0, 400.0);
 /// How far one probe may move the node cap from the last, in doublings.
 const MAX_STEP: f64 = 4.0;
