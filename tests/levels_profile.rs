@@ -128,3 +128,63 @@ fn bad_adjudication_settings_are_refused() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--draw"));
 }
+
+#[test]
+fn a_replay_plays_a_logs_positions_again_under_each_table() {
+    // The log of a one-game profile, replayed under the compiled-in table and under two
+    // files holding it without its time caps (which a loaded machine could reach first): one
+    // move a position each, the same in both files, judged the same.
+    let dir = scratch_dir("profile-replay");
+    let out = one_game_profile(&dir, &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let moves = dir.join("moves.jsonl");
+    let logged = std::fs::read_to_string(&moves).unwrap().lines().count();
+    let compiled = std::fs::read_to_string(format!("{}/src/search/levels.toml", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let untimed: String = compiled
+        .lines()
+        .filter(|line| !line.starts_with("movetime_ms"))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    let files = ["a.toml", "b.toml"].map(|name| dir.join(name));
+    for file in &files {
+        std::fs::write(file, &untimed).unwrap();
+    }
+    let [a, b] = files.each_ref().map(|path| path.to_str().unwrap());
+    let (json, replayed) = (dir.join("replay.json"), dir.join("replayed.jsonl"));
+    let out = veil(&[
+        "levels",
+        "--profile-from",
+        moves.to_str().unwrap(),
+        "--replay-tables",
+        &format!("-,{a},{b}"),
+        "--replay-every",
+        "2",
+        "--variant",
+        "covered",
+        "--profile-levels",
+        "1",
+        "--tc",
+        "nodes=300",
+        "--judge-nodes",
+        "500",
+        "--json",
+        json.to_str().unwrap(),
+        "--profile-moves",
+        replayed.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("| table | moves | ACPL |"), "{stdout}");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let tables = report["levels"][0]["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 3);
+    assert_eq!(tables[0]["moves"], (logged / 2) as u64);
+    assert_eq!(tables[0]["same_as_first"], tables[0]["moves"]);
+    for key in ["moves", "loss", "blunders", "howlers"] {
+        assert_eq!(tables[1][key], tables[2][key], "{key}");
+    }
+    let lines = std::fs::read_to_string(&replayed).unwrap();
+    assert_eq!(lines.lines().count(), logged / 2);
+    let first: serde_json::Value = serde_json::from_str(lines.lines().next().unwrap()).unwrap();
+    assert_eq!(first[a]["move"], first[b]["move"]);
+}

@@ -6,6 +6,7 @@ use super::calibrate::{self, Player};
 use super::judge::{self, Judge};
 use super::move_log;
 use super::profile::{self, LevelProfile};
+use super::replay_tables;
 use super::tune;
 use crate::arbiter::cli::{engine_spec, read_openings};
 use crate::arbiter::clock::TimeControl;
@@ -142,6 +143,15 @@ pub struct LevelsArgs {
     /// apply).
     #[arg(long)]
     profile_from: Option<PathBuf>,
+    /// With --profile-from: play the log's positions again under each of these levels files
+    /// (`-`: the compiled-in table), comma-separated, one move a position from the seed its
+    /// seat had (give the profile's --seed) at the start of a game of --tc, judge each move,
+    /// and print the tables' figures side by side; --profile-moves writes a line a position.
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    replay_tables: Vec<String>,
+    /// With --replay-tables: every how many positions of the log to replay.
+    #[arg(long, default_value_t = 1)]
+    replay_every: usize,
 }
 
 impl LevelsArgs {
@@ -529,6 +539,9 @@ fn run_profile(args: &LevelsArgs, command: &str, table: &LevelTable) -> Result<b
     if let Some(bad) = args.profile_levels.iter().find(|l| !(1..=5).contains(*l)) {
         return Err(format!("--profile-levels: no level {bad} (levels are 1 to 5)"));
     }
+    if let (Some(path), false) = (&args.profile_from, args.replay_tables.is_empty()) {
+        return run_replay(args, command, path);
+    }
     if let Some(path) = &args.profile_from {
         let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let profiles = move_log::read(std::io::BufReader::new(file), &args.profile_levels, &elos)
@@ -639,6 +652,78 @@ fn run_profile(args: &LevelsArgs, command: &str, table: &LevelTable) -> Result<b
     }
     write_profile_json(args, &profiles, Some((&judge_spec.command, judge_nodes)), interrupted)?;
     Ok(interrupted)
+}
+
+/// `veil levels --profile-from LOG --replay-tables ...`: each level's positions of the log
+/// played again under every table and judged ([`replay_tables`]).
+fn run_replay(args: &LevelsArgs, command: &str, path: &Path) -> Result<bool, String> {
+    let control: TimeControl = args.tc.parse().map_err(|e| format!("--tc: {e}"))?;
+    let covered = matches!(args.variant, crate::arbiter::cli::VariantArg::Covered);
+    let (judge_spec, judge_nodes) = judge_spec(args)?;
+    let mut judge =
+        Judge::start(&judge_spec, judge_nodes, JUDGE_TIMEOUT).map_err(|e| format!("{e} ({})", judge_spec.command))?;
+    let mut log = match &args.profile_moves {
+        Some(out) => Some(BufWriter::new(
+            File::create(out).map_err(|e| format!("{}: {e}", out.display()))?,
+        )),
+        None => None,
+    };
+    let mut results = Vec::new();
+    for &level in &args.profile_levels {
+        let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let (positions, player_games) =
+            replay_tables::read_positions(std::io::BufReader::new(file), &[level], args.replay_every, args.seed)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        if positions.is_empty() {
+            continue;
+        }
+        let mut players = replay_tables::start_players(command, level, &args.replay_tables, covered)?;
+        println!(
+            "L{level}: {} positions of {} ({player_games} player-games), judge {} at {judge_nodes} nodes a position",
+            positions.len(),
+            path.display(),
+            judge_spec.command
+        );
+        let started = Instant::now();
+        let figures = replay_tables::replay(
+            &positions,
+            &mut players,
+            &mut judge,
+            &replay_tables::first_go(control),
+            log.as_mut().map(|log| log as &mut dyn std::io::Write),
+            |done, figures| {
+                if !args.quiet && done % 50 == 0 {
+                    let blunders: Vec<String> = figures.iter().map(|f| f.blunders.to_string()).collect();
+                    println!(
+                        "L{level}: {done}/{} positions, blunders {}",
+                        positions.len(),
+                        blunders.join(" / ")
+                    );
+                }
+            },
+        )?;
+        let moves = positions.len() as f64 * f64::from(args.replay_every.max(1) as u32);
+        println!("L{level}: replayed in {:.0} s", started.elapsed().as_secs_f64());
+        print!(
+            "{}",
+            replay_tables::render(&figures, moves / player_games.max(1) as f64)
+        );
+        results.push(serde_json::json!({ "level": level, "positions": positions.len(), "player_games": player_games, "tables": figures }));
+    }
+    if let Some(out) = &args.json {
+        let report = serde_json::json!({
+            "move_log": path.display().to_string(),
+            "every": args.replay_every.max(1),
+            "time_control": args.tc,
+            "seed": args.seed,
+            "judge": judge_spec.command,
+            "judge_nodes": judge_nodes,
+            "levels": results,
+        });
+        let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+        std::fs::write(out, text + "\n").map_err(|e| format!("{}: {e}", out.display()))?;
+    }
+    Ok(crate::arbiter::interrupt::requested())
 }
 
 /// Writes the profiles as JSON to `--json`, if given, with the judge that scored them when

@@ -11,7 +11,8 @@
 use super::profile::{capped, MoveLoss, EVAL_CAP};
 use crate::arbiter::engine::{Engine, EngineError, EngineSpec};
 use crate::arbiter::record::{Ending, EngineScore, GameRecord};
-use crate::rules::{Color, Game, Outcome};
+use crate::rules::{Color, Game, Move, Outcome, Position};
+use std::collections::HashMap;
 use std::fmt;
 use std::time::Duration;
 
@@ -195,6 +196,40 @@ pub fn judge_game(
         position.play_mut(played.m, played.reveal);
     }
     Ok(judged_moves)
+}
+
+/// Judges the move `m` from `position`, a position on its own (no game before it) that the
+/// judge scored `before` for its side to move: every position the move can lead to, one per
+/// reveal outcome, is scored and the move priced by their expectation, as in a game.
+/// `scores` keeps the judge's answers by position, so a move judged once is not searched
+/// again.
+pub fn judge_move(
+    judge: &mut Judge,
+    position: &Position,
+    before: i32,
+    m: Move,
+    scores: &mut HashMap<String, i32>,
+) -> Result<MoveLoss, JudgeError> {
+    let fen = position.to_fen();
+    let mut outcomes = Vec::new();
+    for (reveal, probability) in position.reveal_outcomes(m) {
+        let score = match rules_score(&Game::new(position.play(m, reveal))) {
+            Some(score) => score,
+            None => {
+                let command = format!("position fen {fen} moves {}", position.move_text(m, reveal));
+                match scores.get(&command) {
+                    Some(&score) => score,
+                    None => {
+                        let score = judge.score(&command)?;
+                        scores.insert(command, score);
+                        score
+                    }
+                }
+            }
+        };
+        outcomes.push((probability, -score));
+    }
+    Ok(MoveLoss::new(before, &outcomes))
 }
 
 fn separator(ply: usize) -> &'static str {

@@ -5,7 +5,8 @@
 //! likelihood, pinned to an anchor, and [`chart`] draws the ratings with their error bars as
 //! an SVG picture. [`profile`] measures how each level errs: its games are judged move by
 //! move by a stronger engine ([`judge`]), and its centipawn loss, blunders and howlers are
-//! set beside human players' of its rating.
+//! set beside human players' of its rating; [`replay_tables`] plays a profile's positions
+//! again under other level tables, so that their errors compare position for position.
 //!
 //! ```
 //! use veil::levels::chart::{svg, ChartPoint};
@@ -39,4 +40,5 @@ pub mod fit;
 pub mod judge;
 pub mod move_log;
 pub mod profile;
+pub mod replay_tables;
 pub mod tune;

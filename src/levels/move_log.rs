@@ -6,6 +6,7 @@
 use super::judge::JudgedMove;
 use super::profile::{LevelProfile, MoveLoss};
 use crate::arbiter::record::{EngineScore, GameRecord};
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::io::{BufRead, Read, Write};
@@ -62,8 +63,42 @@ pub const MAX_LINE: usize = 4096;
 /// The profiles of `levels` (in that order) from a move log, each at its Elo in `elos`
 /// (indexed by level - 1). Lines of other levels are skipped; a line that is not a judged
 /// move is an error naming its number.
-pub fn read(mut reader: impl BufRead, levels: &[u8], elos: &[Option<f64>]) -> Result<Vec<LevelProfile>, String> {
+pub fn read(reader: impl BufRead, levels: &[u8], elos: &[Option<f64>]) -> Result<Vec<LevelProfile>, String> {
     let mut games: BTreeMap<(u8, u64, u64), Vec<(u64, MoveLoss)>> = BTreeMap::new();
+    for_each_line(reader, |line: Line| {
+        if !levels.contains(&line.level) {
+            return;
+        }
+        let judged = MoveLoss {
+            before: line.before,
+            after: line.after,
+            win_before: line.win_before,
+            win_after: line.win_after,
+        };
+        games
+            .entry((line.level, line.pair, line.game))
+            .or_default()
+            .push((line.ply, judged));
+    })?;
+    Ok(levels
+        .iter()
+        .map(|&level| {
+            let elo = elos.get(usize::from(level).wrapping_sub(1)).copied().flatten();
+            let mut profile = LevelProfile::new(level, elo);
+            for (_, moves) in games.range_mut((level, 0, 0)..=(level, u64::MAX, u64::MAX)) {
+                moves.sort_by_key(|&(ply, _)| ply);
+                let moves: Vec<MoveLoss> = moves.iter().map(|&(_, judged)| judged).collect();
+                // A level against itself: both sides of every game are the level's.
+                profile.add_game(&moves, 2);
+            }
+            profile
+        })
+        .collect())
+}
+
+/// Calls `each` with every line of a move log read as `T`, blank lines skipped; a line longer
+/// than [`MAX_LINE`] or not a `T` is an error naming its number.
+pub fn for_each_line<T: DeserializeOwned>(mut reader: impl BufRead, mut each: impl FnMut(T)) -> Result<(), String> {
     let mut text = String::new();
     for number in 1.. {
         text.clear();
@@ -80,35 +115,9 @@ pub fn read(mut reader: impl BufRead, levels: &[u8], elos: &[Option<f64>]) -> Re
         if text.trim().is_empty() {
             continue;
         }
-        let line: Line = serde_json::from_str(&text).map_err(|e| format!("line {number}: not a judged move ({e})"))?;
-        if !levels.contains(&line.level) {
-            continue;
-        }
-        let judged = MoveLoss {
-            before: line.before,
-            after: line.after,
-            win_before: line.win_before,
-            win_after: line.win_after,
-        };
-        games
-            .entry((line.level, line.pair, line.game))
-            .or_default()
-            .push((line.ply, judged));
+        each(serde_json::from_str(&text).map_err(|e| format!("line {number}: not a judged move ({e})"))?);
     }
-    Ok(levels
-        .iter()
-        .map(|&level| {
-            let elo = elos.get(usize::from(level).wrapping_sub(1)).copied().flatten();
-            let mut profile = LevelProfile::new(level, elo);
-            for (_, moves) in games.range_mut((level, 0, 0)..=(level, u64::MAX, u64::MAX)) {
-                moves.sort_by_key(|&(ply, _)| ply);
-                let moves: Vec<MoveLoss> = moves.iter().map(|&(_, judged)| judged).collect();
-                // A level against itself: both sides of every game are the level's.
-                profile.add_game(&moves, 2);
-            }
-            profile
-        })
-        .collect())
+    Ok(())
 }
 
 #[cfg(test)]
