@@ -75,7 +75,7 @@ def per_variant(shared, plain):
 
 def markdown(levels):
     rows = [
-        "| level | nodes | plain-chess nodes | ms cap | noise cp (covered / plain) | candidates (covered / plain) | temperature cp (covered / plain) | loss cap cp "
+        "| level | nodes | plain-chess nodes | ms cap | noise cp (covered / plain) | candidates (covered / plain) | temperature cp (covered / plain) | loss cap cp (covered / plain) "
         "| recapture % | lapses % (covered / plain) at nodes | second look (covered / plain) "
         "| complexity moves (covered / plain) | quiet moves plies shallower (covered / plain) "
         "| covered pieces as | evaluation in covered chess "
@@ -97,7 +97,7 @@ def markdown(levels):
             per_variant(get("noise_cp", "0"), get("chess_noise_cp", None)),
             per_variant(get("candidates", "1"), get("chess_candidates", None)),
             per_variant(get("temperature_cp", "0"), get("chess_temperature_cp", None)),
-            get("max_loss_cp", "none"),
+            per_variant(get("max_loss_cp", "none"), get("chess_max_loss_cp", None)),
             get("recapture_pct", "0"),
             lapses(level),
             second_look(level),

@@ -57,6 +57,10 @@ pub struct LevelParams {
     /// behind, is always played.
     #[serde(default)]
     pub max_loss_cp: Option<i32>,
+    /// `max_loss_cp` in plain chess, where the level needs a cap of its own (none:
+    /// `max_loss_cp` in both variants).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chess_max_loss_cp: Option<i32>,
     /// Percent chance that a best move recapturing on the square of the opponent's last
     /// capture is played without the choice.
     #[serde(default)]
@@ -157,6 +161,7 @@ impl LevelParams {
         naive_covers: false,
         network: false,
         max_loss_cp: None,
+        chess_max_loss_cp: None,
         recapture_pct: 0,
         lapse_pct: 0,
         chess_lapse_pct: None,
@@ -206,6 +211,12 @@ impl LevelParams {
         plain_override(covered, self.noise_cp, self.chess_noise_cp)
     }
 
+    /// The choice's loss cap in a variant: `chess_max_loss_cp` in plain chess if it has
+    /// one, else `max_loss_cp`.
+    pub fn max_loss_in(&self, covered: bool) -> Option<i32> {
+        plain_override(covered, self.max_loss_cp, self.chess_max_loss_cp.map(Some))
+    }
+
     /// The level's lapse rate in a variant: `chess_lapse_pct` in plain chess if it has one,
     /// else `lapse_pct`.
     pub fn lapse_pct_in(&self, covered: bool) -> u8 {
@@ -248,6 +259,8 @@ impl LevelParams {
             chess_temperature_cp: None,
             noise_cp: self.noise_in(covered),
             chess_noise_cp: None,
+            max_loss_cp: self.max_loss_in(covered),
+            chess_max_loss_cp: None,
             lapse_pct: self.lapse_pct_in(covered),
             chess_lapse_pct: None,
             chances_when_ahead: self.chances_when_ahead_in(covered),

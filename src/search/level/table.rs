@@ -136,8 +136,9 @@ impl LevelTable {
             if params.hash_mb.is_some_and(|mb| mb == 0 || mb > 16384) {
                 return bad("hash_mb must be 1..=16384");
             }
-            if params.max_loss_cp.is_some_and(|cap| !(0..=3000).contains(&cap)) {
-                return bad("max_loss_cp must be 0..=3000");
+            let caps = [params.max_loss_cp, params.chess_max_loss_cp];
+            if caps.iter().flatten().any(|cap| !(0..=3000).contains(cap)) {
+                return bad("max_loss_cp and chess_max_loss_cp must be 0..=3000");
             }
             if params.recapture_pct > 100 {
                 return bad("recapture_pct must be 0..=100");
@@ -209,6 +210,11 @@ impl LevelTable {
         // A plain-chess override between two levels, if either has one: the plain-chess
         // values interpolated, rounded.
         let plain = |either: bool, a: f64, b: f64| either.then(|| linear(a, b).round());
+        // Two levels' loss caps interpolated; a missing cap takes the other level's.
+        let loss_cap = |a: Option<i32>, b: Option<i32>| match (a, b) {
+            (Some(a), Some(b)) => Some(linear(f64::from(a), f64::from(b)).round() as i32),
+            (a, b) => a.or(b),
+        };
         let logarithmic = |a: Option<u64>, b: Option<u64>| -> Option<u64> {
             let a = a? as f64;
             let b = b.map_or(a * 10.0, |b| b as f64);
@@ -246,10 +252,11 @@ impl LevelTable {
             .map(|t| t as i32),
             naive_covers: nearer.naive_covers,
             network: nearer.uses_network(),
-            max_loss_cp: match (low.max_loss_cp, high.max_loss_cp) {
-                (Some(a), Some(b)) => Some(linear(a as f64, b as f64).round() as i32),
-                (a, b) => a.or(b),
-            },
+            max_loss_cp: loss_cap(low.max_loss_cp, high.max_loss_cp),
+            chess_max_loss_cp: low
+                .chess_max_loss_cp
+                .or(high.chess_max_loss_cp)
+                .and(loss_cap(low.max_loss_in(false), high.max_loss_in(false))),
             recapture_pct: linear(low.recapture_pct as f64, high.recapture_pct as f64).round() as u8,
             lapse_pct: linear(low.lapse_pct as f64, high.lapse_pct as f64).round() as u8,
             chess_lapse_pct: plain(

@@ -494,3 +494,30 @@ fn quiet_reduction_is_per_variant_bounded_and_taken_from_the_nearer_level() {
     assert_eq!(table.for_elo(l2 * 0.9 + l3 * 0.1).quiet_reduction_in(false), 0);
     assert_eq!(table.for_elo(l2 * 0.1 + l3 * 0.9).quiet_reduction_in(true), 0);
 }
+
+#[test]
+fn the_loss_cap_is_per_variant_bounded_and_interpolated() {
+    let params = LevelParams {
+        nodes: Some(60_000),
+        max_loss_cp: Some(60),
+        chess_max_loss_cp: Some(150),
+        ..LevelParams::FULL
+    };
+    assert_eq!(params.in_variant(true).max_loss_cp, Some(60));
+    assert_eq!(params.in_variant(false).max_loss_cp, Some(150));
+    assert_eq!(params.in_variant(false).chess_max_loss_cp, None);
+    let (table, text) = with_level_3(params);
+    assert!(text.contains("chess_max_loss_cp = 150"), "{text}");
+    let too_large = text.replacen("chess_max_loss_cp = 150", "chess_max_loss_cp = 5000", 1);
+    assert!(LevelTable::parse(&too_large)
+        .unwrap_err()
+        .to_string()
+        .contains("chess_max_loss_cp"));
+    // Halfway to a level with a cap in both variants, the caps meet halfway in each.
+    let (l3, l4) = (table.levels[2].elo.unwrap(), table.levels[3].elo.unwrap());
+    let other = table.levels[3].max_loss_cp;
+    let between = table.for_elo((l3 + l4) / 2.0);
+    let halfway = |a: i32, b: Option<i32>| b.map_or(a, |b| (f64::from(a + b) / 2.0).round() as i32);
+    assert_eq!(between.max_loss_in(true), Some(halfway(60, other)));
+    assert_eq!(between.max_loss_in(false), Some(halfway(150, other)));
+}
