@@ -702,7 +702,7 @@ fn run_replay(args: &LevelsArgs, command: &str, path: &Path) -> Result<bool, Str
                 }
             },
         )?;
-        let moves = positions.len() as f64 * f64::from(args.replay_every.max(1) as u32);
+        let moves = (positions.len() * args.replay_every.max(1)) as f64;
         println!("L{level}: replayed in {:.0} s", started.elapsed().as_secs_f64());
         print!(
             "{}",
