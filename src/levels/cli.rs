@@ -671,9 +671,12 @@ fn run_replay(args: &LevelsArgs, command: &str, path: &Path) -> Result<bool, Str
     let mut results = Vec::new();
     for &level in &args.profile_levels {
         let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let (positions, player_games) =
-            replay_tables::read_positions(std::io::BufReader::new(file), &[level], args.replay_every, args.seed)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+        let replay_tables::LogSample {
+            positions,
+            player_games,
+            moves,
+        } = replay_tables::read_positions(std::io::BufReader::new(file), &[level], args.replay_every, args.seed)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         if positions.is_empty() {
             continue;
         }
@@ -702,11 +705,10 @@ fn run_replay(args: &LevelsArgs, command: &str, path: &Path) -> Result<bool, Str
                 }
             },
         )?;
-        let moves = (positions.len() * args.replay_every.max(1)) as f64;
         println!("L{level}: replayed in {:.0} s", started.elapsed().as_secs_f64());
         print!(
             "{}",
-            replay_tables::render(&figures, moves / player_games.max(1) as f64)
+            replay_tables::render(&figures, moves as f64 / player_games.max(1) as f64)
         );
         results.push(serde_json::json!({ "level": level, "positions": positions.len(), "player_games": player_games, "tables": figures }));
     }

@@ -33,6 +33,8 @@ use std::time::Duration;
 pub struct LoggedPosition {
     pub level: u8,
     pub fen: String,
+    /// The position the FEN describes, read once.
+    pub position: Position,
     /// The judge's score of the position for the level (as the log has it).
     pub before: i32,
     /// The `Seed` of the seat that was to move.
@@ -56,14 +58,18 @@ pub fn seat_seed(seed: u64, game: u64, black_to_move: bool) -> u64 {
     seed.wrapping_mul(2).wrapping_add(seat) & 0x7fff_ffff
 }
 
-/// Every `every`th position of `levels` in a move log written with `--seed seed`, in the
-/// log's order, and the number of player-games the log holds of those levels.
-pub fn read_positions(
-    reader: impl BufRead,
-    levels: &[u8],
-    every: usize,
-    seed: u64,
-) -> Result<(Vec<LoggedPosition>, usize), String> {
+/// What a replay takes from a move log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogSample {
+    /// The positions sampled, in the log's order.
+    pub positions: Vec<LoggedPosition>,
+    /// The player-games and the moves the log holds of the levels read.
+    pub player_games: usize,
+    pub moves: usize,
+}
+
+/// Every `every`th position of `levels` in a move log written with `--seed seed`.
+pub fn read_positions(reader: impl BufRead, levels: &[u8], every: usize, seed: u64) -> Result<LogSample, String> {
     let (mut positions, mut games, mut index) = (Vec::new(), BTreeSet::new(), 0usize);
     let mut bad = None;
     move_log::for_each_line(reader, |line: Line| {
@@ -77,10 +83,11 @@ pub fn read_positions(
         }
         let black = line.fen.split_whitespace().nth(1) == Some("b");
         match Position::from_fen(&line.fen) {
-            Ok(_) => positions.push(LoggedPosition {
+            Ok(position) => positions.push(LoggedPosition {
                 level: line.level,
                 seed: seat_seed(seed, line.game, black),
                 fen: line.fen,
+                position,
                 before: line.before,
             }),
             Err(e) => bad = Some(format!("position {index}: {e}")),
@@ -89,7 +96,11 @@ pub fn read_positions(
     match bad {
         Some(error) => Err(error),
         // A level against itself: each game holds two player-games.
-        None => Ok((positions, 2 * games.len())),
+        None => Ok(LogSample {
+            positions,
+            player_games: 2 * games.len(),
+            moves: index,
+        }),
     }
 }
 
@@ -151,7 +162,7 @@ pub fn replay(
         if crate::arbiter::interrupt::requested() {
             break;
         }
-        let position = Position::from_fen(&logged.fen).map_err(|e| format!("{}: {e}", logged.fen))?;
+        let position = &logged.position;
         let mut first = None;
         let mut row = serde_json::json!({ "level": logged.level, "fen": logged.fen, "before": logged.before });
         for ((name, engine), figures) in players.iter_mut().zip(&mut figures) {
@@ -166,7 +177,7 @@ pub fn replay(
             let m = position
                 .parse_uci_move(&answer.best_move)
                 .map_err(|e| failed(&format!("{e} in '{}'", logged.fen)))?;
-            let judged = judge_move(judge, &position, logged.before, m, &mut scores).map_err(|e| failed(&e))?;
+            let judged = judge_move(judge, position, logged.before, m, &mut scores).map_err(|e| failed(&e))?;
             let same = *first.get_or_insert(m) == m;
             figures.add(&judged, same);
             row[name.as_str()] = serde_json::json!({
@@ -288,11 +299,18 @@ mod tests {
             }
         }
         log += &line(3, 1, start);
-        let (all, games) = read_positions(log.as_bytes(), &[2], 1, 20).unwrap();
-        assert_eq!((all.len(), games), (4, 4));
-        assert_eq!(all.iter().map(|p| p.seed).collect::<Vec<_>>(), [40, 41, 41, 40]);
-        let (every_other, _) = read_positions(log.as_bytes(), &[2], 2, 20).unwrap();
-        assert_eq!(every_other, [all[1].clone(), all[3].clone()]);
+        let all = read_positions(log.as_bytes(), &[2], 1, 20).unwrap();
+        assert_eq!((all.positions.len(), all.player_games, all.moves), (4, 4, 4));
+        assert_eq!(
+            all.positions.iter().map(|p| p.seed).collect::<Vec<_>>(),
+            [40, 41, 41, 40]
+        );
+        let every_other = read_positions(log.as_bytes(), &[2], 2, 20).unwrap();
+        assert_eq!(
+            every_other.positions,
+            [all.positions[1].clone(), all.positions[3].clone()]
+        );
+        assert_eq!(every_other.moves, 4);
         let error = read_positions(line(2, 1, "not a fen").as_bytes(), &[2], 1, 20).unwrap_err();
         assert!(error.starts_with("position 1:"), "{error}");
     }
