@@ -4,6 +4,7 @@
 //! moves plus 0.6 s a move; `60` is sudden death. `movetime=MS`, `depth=N` and `nodes=N`
 //! give every move the same limit and keep no clock.
 
+use crate::rules::{ByColor, Color};
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -157,6 +158,33 @@ impl Clock {
             }
         }
         true
+    }
+}
+
+/// The `go` line that asks `side` for a move under `control`, with both sides' clocks as they
+/// stand (`None` for a time control that keeps no clock).
+pub fn go_line(control: TimeControl, clocks: &ByColor<Option<Clock>>, side: Color) -> String {
+    match control {
+        TimeControl::Clock { .. } => {
+            let (white, black) = (
+                clocks[Color::White].expect("clock"),
+                clocks[Color::Black].expect("clock"),
+            );
+            let mut go = format!(
+                "go wtime {} btime {} winc {} binc {}",
+                white.remaining.as_millis(),
+                black.remaining.as_millis(),
+                white.increment().as_millis(),
+                black.increment().as_millis()
+            );
+            if let Some(moves) = clocks[side].expect("clock").moves_to_go() {
+                go.push_str(&format!(" movestogo {moves}"));
+            }
+            go
+        }
+        TimeControl::MoveTime(time) => format!("go movetime {}", time.as_millis()),
+        TimeControl::Depth(depth) => format!("go depth {depth}"),
+        TimeControl::Nodes(nodes) => format!("go nodes {nodes}"),
     }
 }
 

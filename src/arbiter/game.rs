@@ -5,7 +5,7 @@
 //! cannot mate), on an illegal or malformed move, on a crash or a hang, or by score
 //! adjudication.
 
-use super::clock::{Clock, TimeControl};
+use super::clock::{go_line, Clock, TimeControl};
 use super::engine::{Answer, Engine, EngineError, EngineSpec};
 use super::interrupt;
 use super::record::{Ending, EngineScore, PlayedMove};
@@ -195,31 +195,13 @@ fn flag_fall(position: &Position, side: Color) -> Ending {
 
 /// The `go` line for `side` and how long to wait for its answer before sending `stop`.
 fn go_command(settings: &GameSettings, clocks: &ByColor<Option<Clock>>, side: Color) -> (String, Duration) {
-    match settings.time_control {
-        TimeControl::Clock { .. } => {
-            let (white, black) = (
-                clocks[Color::White].expect("clock"),
-                clocks[Color::Black].expect("clock"),
-            );
-            let mut go = format!(
-                "go wtime {} btime {} winc {} binc {}",
-                white.remaining.as_millis(),
-                black.remaining.as_millis(),
-                white.increment().as_millis(),
-                black.increment().as_millis()
-            );
-            if let Some(moves) = clocks[side].expect("clock").moves_to_go() {
-                go.push_str(&format!(" movestogo {moves}"));
-            }
-            (go, clocks[side].expect("clock").remaining + settings.time_margin)
-        }
-        TimeControl::MoveTime(time) => (
-            format!("go movetime {}", time.as_millis()),
-            time + settings.time_margin + settings.hang_timeout,
-        ),
-        TimeControl::Depth(depth) => (format!("go depth {depth}"), settings.hang_timeout),
-        TimeControl::Nodes(nodes) => (format!("go nodes {nodes}"), settings.hang_timeout),
-    }
+    let go = go_line(settings.time_control, clocks, side);
+    let wait = match settings.time_control {
+        TimeControl::Clock { .. } => clocks[side].expect("clock").remaining + settings.time_margin,
+        TimeControl::MoveTime(time) => time + settings.time_margin + settings.hang_timeout,
+        TimeControl::Depth(_) | TimeControl::Nodes(_) => settings.hang_timeout,
+    };
+    (go, wait)
 }
 
 /// The engine's answer as a legal move, or why it is not one. An engine cannot know a reveal,

@@ -18,9 +18,9 @@ use super::judge::{judge_move, Judge};
 use super::move_log;
 use super::profile::{Judgement, MoveLoss};
 use super::tune::level_spec;
-use crate::arbiter::clock::TimeControl;
+use crate::arbiter::clock::{go_line, Clock, TimeControl};
 use crate::arbiter::engine::Engine;
-use crate::rules::Position;
+use crate::rules::{ByColor, Color, Position};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
@@ -225,19 +225,8 @@ pub fn start_players(
 
 /// The `go` line of a game's first move under `control`: both clocks full.
 pub fn first_go(control: TimeControl) -> String {
-    match control {
-        TimeControl::Clock { base, increment, moves } => {
-            let (base, increment) = (base.as_millis(), increment.as_millis());
-            let mut go = format!("go wtime {base} btime {base} winc {increment} binc {increment}");
-            if let Some(moves) = moves {
-                go.push_str(&format!(" movestogo {moves}"));
-            }
-            go
-        }
-        TimeControl::MoveTime(time) => format!("go movetime {}", time.as_millis()),
-        TimeControl::Depth(depth) => format!("go depth {depth}"),
-        TimeControl::Nodes(nodes) => format!("go nodes {nodes}"),
-    }
+    let clocks = ByColor::new(Clock::new(control), Clock::new(control));
+    go_line(control, &clocks, Color::White)
 }
 
 /// The replay's figures as a Markdown table: per 100 moves, and per game at the log's
