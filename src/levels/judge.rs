@@ -114,6 +114,31 @@ fn rules_score(game: &Game) -> Option<i32> {
     }
 }
 
+/// The score of `after`, a position a judged move led to, for its side to move: the rules'
+/// if they have ended the game, otherwise the judge's answer to `command` (the `position`
+/// line that reaches it), looked up in and kept in `cache` when one is given.
+fn outcome_score(
+    judge: &mut Judge,
+    after: &Game,
+    command: String,
+    cache: Option<&mut HashMap<String, i32>>,
+) -> Result<i32, JudgeError> {
+    if let Some(score) = rules_score(after) {
+        return Ok(score);
+    }
+    match cache {
+        Some(cache) => match cache.get(&command) {
+            Some(&score) => Ok(score),
+            None => {
+                let score = judge.score(&command)?;
+                cache.insert(command, score);
+                Ok(score)
+            }
+        },
+        None => judge.score(&command),
+    }
+}
+
 /// One judged move of a game.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct JudgedMove {
@@ -157,13 +182,9 @@ pub fn judge_game(
                 }
                 let mut other = game.clone();
                 other.play(played.m, reveal);
-                let score = match rules_score(&other) {
-                    Some(score) => score,
-                    None => {
-                        let alternative = position.move_text(played.m, reveal);
-                        judge.score(&format!("{command}{}{alternative}", separator(ply)))?
-                    }
-                };
+                let alternative = position.move_text(played.m, reveal);
+                let line = format!("{command}{}{alternative}", separator(ply));
+                let score = outcome_score(judge, &other, line, None)?;
                 others[ply].push((probability, -score));
             }
         }
@@ -213,20 +234,9 @@ pub fn judge_move(
     let fen = position.to_fen();
     let mut outcomes = Vec::new();
     for (reveal, probability) in position.reveal_outcomes(m) {
-        let score = match rules_score(&Game::new(position.play(m, reveal))) {
-            Some(score) => score,
-            None => {
-                let command = format!("position fen {fen} moves {}", position.move_text(m, reveal));
-                match scores.get(&command) {
-                    Some(&score) => score,
-                    None => {
-                        let score = judge.score(&command)?;
-                        scores.insert(command, score);
-                        score
-                    }
-                }
-            }
-        };
+        let after = Game::new(position.play(m, reveal));
+        let command = format!("position fen {fen} moves {}", position.move_text(m, reveal));
+        let score = outcome_score(judge, &after, command, Some(&mut *scores))?;
         outcomes.push((probability, -score));
     }
     Ok(MoveLoss::new(before, &outcomes))
