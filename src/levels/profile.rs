@@ -317,6 +317,8 @@ impl LevelProfile {
             blunder_first_goal: within(blunders_first, human.map(|h| h.blunders), BLUNDER_TOLERANCE),
             blunder_goal: within(blunders, human.map(|h| h.blunders), BLUNDER_TOLERANCE),
             howler_goal,
+            rating_by_acpl_first: acpl_first.and_then(|v| human_rating_for(v, |h| h.acpl)),
+            rating_by_blunders_first: blunders_first.and_then(|v| human_rating_for(v, |h| h.blunders)),
         }
     }
 }
@@ -363,6 +365,10 @@ pub struct Summary {
     pub blunder_first_goal: Option<bool>,
     pub blunder_goal: Option<bool>,
     pub howler_goal: Option<bool>,
+    /// The lichess blitz rating of the people who err as the level does over their first
+    /// [`HUMAN_GAME_MOVES`] moves: by ACPL, and by blunders per game.
+    pub rating_by_acpl_first: Option<HumanRating>,
+    pub rating_by_blunders_first: Option<HumanRating>,
 }
 
 /// What humans of one rating do per game in lichess blitz.
@@ -432,6 +438,62 @@ pub fn human_at(elo: f64) -> HumanFigures {
     }
 }
 
+/// Where a figure puts a level among people: the lichess blitz rating whose figure it is, or
+/// the end of the reference it lies beyond (the reference says nothing below 1000 or above
+/// 2200). A level's Elo and the rating that errs as it does need not be the same number: the
+/// first is a scale of results, the second of errors.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum HumanRating {
+    /// Errs more than people at the lowest reference rating.
+    Below(f64),
+    /// Errs as people of this rating (linear between the reference ratings).
+    At(f64),
+    /// Errs less than people at the highest reference rating.
+    Above(f64),
+}
+
+impl std::fmt::Display for HumanRating {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HumanRating::Below(r) => write!(f, "<{r:.0}"),
+            HumanRating::At(r) => write!(f, "{r:.0}"),
+            HumanRating::Above(r) => write!(f, ">{r:.0}"),
+        }
+    }
+}
+
+impl Serialize for HumanRating {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// The rating of the people who err as much as `value` by `figure` (ACPL or blunders per
+/// game: both fall as the rating rises), by the inverse of [`human_at`]'s interpolation.
+/// `None` for a value that is not a number.
+pub fn human_rating_for(value: f64, figure: fn(&HumanFigures) -> f64) -> Option<HumanRating> {
+    if !value.is_finite() {
+        return None;
+    }
+    let (first, last) = (HUMAN[0], HUMAN[HUMAN.len() - 1]);
+    if value > figure(&first) {
+        return Some(HumanRating::Below(first.rating));
+    }
+    if value < figure(&last) {
+        return Some(HumanRating::Above(last.rating));
+    }
+    let pair = HUMAN
+        .windows(2)
+        .find(|pair| value <= figure(&pair[0]) && value >= figure(&pair[1]))?;
+    let (high, low) = (figure(&pair[0]), figure(&pair[1]));
+    let t = if high > low { (high - value) / (high - low) } else { 0.0 };
+    Some(HumanRating::At(pair[0].rating + t * (pair[1].rating - pair[0].rating)))
+}
+
+fn rating(value: Option<HumanRating>) -> String {
+    value.map_or_else(|| "–".to_string(), |r| r.to_string())
+}
+
 fn number(value: Option<f64>, decimals: usize) -> String {
     match value {
         Some(v) if v.is_finite() => format!("{v:.decimals$}"),
@@ -485,14 +547,14 @@ pub fn render(profiles: &[LevelProfile]) -> String {
     let _ = writeln!(out);
     let _ = writeln!(
         out,
-        "| level | Elo | ACPL | human ACPL | within ±20% | moves/game until decided | ACPL until decided | within ±20% | ACPL, first {HUMAN_GAME_MOVES} moves | within ±20% | blunders/game | human blunders/game | within ±30% | blunders/game, first {HUMAN_GAME_MOVES} moves | within ±30% | howlers | howler goal |"
+        "| level | Elo | ACPL | human ACPL | within ±20% | moves/game until decided | ACPL until decided | within ±20% | ACPL, first {HUMAN_GAME_MOVES} moves | within ±20% | blunders/game | human blunders/game | within ±30% | blunders/game, first {HUMAN_GAME_MOVES} moves | within ±30% | howlers | howler goal | errs as a person rated (ACPL, blunders; first {HUMAN_GAME_MOVES} moves) |"
     );
-    let _ = writeln!(out, "|{}", " --- |".repeat(17));
+    let _ = writeln!(out, "|{}", " --- |".repeat(18));
     for profile in profiles {
         let s = profile.summary();
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {}, {} |",
             s.level,
             number(s.elo, 0),
             number(s.acpl, 1),
@@ -510,6 +572,8 @@ pub fn render(profiles: &[LevelProfile]) -> String {
             verdict(s.blunder_first_goal),
             s.howlers,
             verdict(s.howler_goal),
+            rating(s.rating_by_acpl_first),
+            rating(s.rating_by_blunders_first),
         );
     }
     out
@@ -659,6 +723,27 @@ mod tests {
         assert_eq!(human_at(830.0).acpl, 103.0);
         assert_eq!(human_at(2400.0).acpl, 58.0);
         assert_eq!(human_at(f64::NAN).acpl, 103.0);
+    }
+
+    #[test]
+    fn the_rating_that_errs_alike_inverts_the_human_figures() {
+        let acpl = |h: &HumanFigures| h.acpl;
+        let blunders = |h: &HumanFigures| h.blunders;
+        assert_eq!(human_rating_for(81.0, acpl), Some(HumanRating::At(1400.0)));
+        assert_eq!(human_rating_for(92.0, acpl), Some(HumanRating::At(1200.0)));
+        assert_eq!(human_rating_for(2.55, blunders), Some(HumanRating::At(1600.0)));
+        for elo in [1000.0, 1150.0, 1544.0, 1796.0, 2200.0] {
+            let Some(HumanRating::At(back)) = human_rating_for(human_at(elo).acpl, acpl) else {
+                panic!("{elo} is within the reference");
+            };
+            assert!(close(back, elo), "{elo} -> {back}");
+        }
+        assert_eq!(human_rating_for(120.0, acpl), Some(HumanRating::Below(1000.0)));
+        assert_eq!(human_rating_for(53.6, acpl), Some(HumanRating::Above(2200.0)));
+        assert_eq!(human_rating_for(f64::NAN, acpl), None);
+        assert_eq!(HumanRating::Above(2200.0).to_string(), ">2200");
+        assert_eq!(HumanRating::At(1723.4).to_string(), "1723");
+        assert_eq!(serde_json::to_string(&HumanRating::Below(1000.0)).unwrap(), "\"<1000\"");
     }
 
     #[test]
