@@ -473,6 +473,14 @@ fn a_move_stands_unless_it_throws_away_a_game_that_was_not_lost() {
     assert!(move_stands(-200, -2_000));
 }
 
+/// Asserts that the table `text` with its first `field_line` changed to `changed` is refused
+/// by a message naming `field`.
+fn assert_refused(text: &str, field_line: &str, changed: &str, field: &str) {
+    assert!(text.contains(field_line), "{text}");
+    let error = LevelTable::parse(&text.replacen(field_line, changed, 1)).unwrap_err();
+    assert!(error.to_string().contains(field), "{error}");
+}
+
 #[test]
 fn quiet_reduction_is_per_variant_bounded_and_taken_from_the_nearer_level() {
     let params = LevelParams {
@@ -484,11 +492,12 @@ fn quiet_reduction_is_per_variant_bounded_and_taken_from_the_nearer_level() {
     assert_eq!(params.in_variant(false).quiet_reduction, 2);
     let (table, text) = with_level_3(params);
     assert!(text.contains("chess_quiet_reduction = 2") && !text.contains("\nquiet_reduction"));
-    let too_many = text.replacen("chess_quiet_reduction = 2", "chess_quiet_reduction = 5", 1);
-    assert!(LevelTable::parse(&too_many)
-        .unwrap_err()
-        .to_string()
-        .contains("quiet_reduction"));
+    assert_refused(
+        &text,
+        "chess_quiet_reduction = 2",
+        "chess_quiet_reduction = 5",
+        "quiet_reduction",
+    );
     let (l2, l3) = (table.levels[1].elo.unwrap(), table.levels[2].elo.unwrap());
     assert_eq!(table.for_elo(l2 * 0.1 + l3 * 0.9).quiet_reduction_in(false), 2);
     assert_eq!(table.for_elo(l2 * 0.9 + l3 * 0.1).quiet_reduction_in(false), 0);
@@ -508,11 +517,12 @@ fn the_loss_cap_is_per_variant_bounded_and_interpolated() {
     assert_eq!(params.in_variant(false).chess_max_loss_cp, None);
     let (table, text) = with_level_3(params);
     assert!(text.contains("chess_max_loss_cp = 150"), "{text}");
-    let too_large = text.replacen("chess_max_loss_cp = 150", "chess_max_loss_cp = 5000", 1);
-    assert!(LevelTable::parse(&too_large)
-        .unwrap_err()
-        .to_string()
-        .contains("chess_max_loss_cp"));
+    assert_refused(
+        &text,
+        "chess_max_loss_cp = 150",
+        "chess_max_loss_cp = 5000",
+        "chess_max_loss_cp",
+    );
     // Halfway to a level with a cap in both variants, the caps meet halfway in each.
     let (l3, l4) = (table.levels[2].elo.unwrap(), table.levels[3].elo.unwrap());
     let other = table.levels[3].max_loss_cp;
