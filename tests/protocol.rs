@@ -938,6 +938,30 @@ fn searchmoves_restricts_the_bestmove() {
 }
 
 #[test]
+fn one_move_is_analysed_to_its_limit_and_played_at_once_under_a_clock() {
+    let mut engine = Engine::spawn();
+    engine.ok("position startpos");
+    let deepest = |lines: &[String]| {
+        lines
+            .iter()
+            .filter_map(|l| field(l, "depth").and_then(|d| d.parse::<u32>().ok()))
+            .max()
+            .unwrap_or(0)
+    };
+    // A `movetime` or `nodes` search of one root move is analysis of that move, as
+    // Stockfish's: it runs to its limit.
+    let lines = engine.go("go movetime 300 searchmoves e2e4");
+    assert_eq!(bestmove_of(&lines), "e2e4");
+    assert!(deepest(&lines) > 1, "{lines:?}");
+    let lines = engine.go("go nodes 20000 searchmoves e2e4");
+    assert!(deepest(&lines) > 1, "{lines:?}");
+    // Under a clock, one move to play is played after the first iteration.
+    let lines = engine.go("go wtime 60000 btime 60000 searchmoves e2e4");
+    assert_eq!(bestmove_of(&lines), "e2e4");
+    assert_eq!(deepest(&lines), 1, "{lines:?}");
+}
+
+#[test]
 fn multipv_three_gives_three_distinct_lines() {
     let mut engine = Engine::spawn();
     engine.ok("setoption name MultiPV value 3");

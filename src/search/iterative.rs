@@ -127,10 +127,10 @@ impl Worker<'_> {
             if self.stopped {
                 break;
             }
-            if root_moves.len() == 1
-                && self.shared.only_move_at_once
-                && self.shared.budget.soft.is_some()
-                && !limits.infinite
+            // One move to play under a clock: nothing to think about (as Stockfish, which
+            // caps such a move's time; a `movetime`, `nodes` or `depth` search of one move
+            // is analysis of it and runs to its limit).
+            if root_moves.len() == 1 && self.shared.only_move_at_once && limits.time_left.is_some() && !limits.infinite
             {
                 break;
             }

@@ -46,8 +46,8 @@ pub(crate) struct Shared<'a> {
     pub start: Instant,
     pub budget: TimeBudget,
     pub node_limit: Option<u64>,
-    /// Whether a root with one move is played after the first iteration under a time budget
-    /// (no choice to think about); off where that one move's value is what is asked.
+    /// Whether a root with one move is played after the first iteration under a clock (no
+    /// choice to think about); off where that one move's value is what is asked.
     pub only_move_at_once: bool,
     /// Set when the main thread is done, to end the helper threads.
     pub abort: AtomicBool,
