@@ -17,6 +17,10 @@ use crate::rules::{Color, Position};
 /// Beyond this many changed features, a refresh is cheaper than an update.
 pub const REFRESH_DISTANCE: u32 = 24;
 
+/// An entry this near (a move, a capture or a reveal away) is taken without measuring how
+/// near the other candidate is.
+const NEAR_ENOUGH: u32 = 4;
+
 /// The hidden layer of both perspectives, `[white's, black's]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[repr(C, align(64))]
@@ -160,6 +164,10 @@ impl AccumulatorStack {
                 let distance = entry.snapshot.distance(&target);
                 if best.is_none_or(|(_, d)| distance < d) {
                     best = Some((candidate, distance));
+                }
+                // One move from the parent: no sibling is nearer by enough to look.
+                if distance <= NEAR_ENOUGH {
+                    break;
                 }
             }
         }
