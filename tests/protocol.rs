@@ -249,6 +249,15 @@ fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     None
 }
 
+/// The largest number after `key` in any of a search's lines (0 if none has one).
+fn most(lines: &[String], key: &str) -> u64 {
+    lines
+        .iter()
+        .filter_map(|line| field(line, key)?.parse().ok())
+        .max()
+        .unwrap_or(0)
+}
+
 /// The moves after `pv` in an `info` line.
 fn pv(line: &str) -> Vec<&str> {
     line.split_whitespace().skip_while(|&t| t != "pv").skip(1).collect()
@@ -941,24 +950,17 @@ fn searchmoves_restricts_the_bestmove() {
 fn one_move_is_analysed_to_its_limit_and_played_at_once_under_a_clock() {
     let mut engine = Engine::spawn();
     engine.ok("position startpos");
-    let deepest = |lines: &[String]| {
-        lines
-            .iter()
-            .filter_map(|l| field(l, "depth").and_then(|d| d.parse::<u32>().ok()))
-            .max()
-            .unwrap_or(0)
-    };
     // A `movetime` or `nodes` search of one root move is analysis of that move, as
     // Stockfish's: it runs to its limit.
     let lines = engine.go("go movetime 300 searchmoves e2e4");
     assert_eq!(bestmove_of(&lines), "e2e4");
-    assert!(deepest(&lines) > 1, "{lines:?}");
+    assert!(most(&lines, "depth") > 1, "{lines:?}");
     let lines = engine.go("go nodes 20000 searchmoves e2e4");
-    assert!(deepest(&lines) > 1, "{lines:?}");
+    assert!(most(&lines, "depth") > 1, "{lines:?}");
     // Under a clock, one move to play is played after the first iteration.
     let lines = engine.go("go wtime 60000 btime 60000 searchmoves e2e4");
     assert_eq!(bestmove_of(&lines), "e2e4");
-    assert_eq!(deepest(&lines), 1, "{lines:?}");
+    assert_eq!(most(&lines, "depth"), 1, "{lines:?}");
 }
 
 #[test]
@@ -1278,18 +1280,6 @@ fn the_same_seed_gives_the_same_move_at_every_level() {
     assert!(differs, "level 1 plays the same whatever the seed");
 }
 
-/// The most nodes any `info` line of a search reports.
-fn most_nodes(lines: &[String]) -> u64 {
-    lines
-        .iter()
-        .filter_map(|line| {
-            let mut words = line.split_whitespace().skip_while(|&w| w != "nodes");
-            words.nth(1)?.parse().ok()
-        })
-        .max()
-        .unwrap_or(0)
-}
-
 #[test]
 fn a_levels_plain_chess_node_cap_holds_in_plain_chess_only() {
     let dir = common::scratch_dir("chess-nodes");
@@ -1310,7 +1300,7 @@ fn a_levels_plain_chess_node_cap_holds_in_plain_chess_only() {
         engine.send("go nodes 50000");
         let lines = engine.read_until(WAIT, |l| l.starts_with("bestmove"));
         assert!(errors(&lines).is_empty(), "{lines:?}");
-        most_nodes(&lines)
+        most(&lines, "nodes")
     };
     let plain = searched("chess", "startpos");
     assert!((1..=4_000).contains(&plain), "plain chess searched {plain} nodes");
