@@ -113,6 +113,12 @@ fn main() -> ExitCode {
         (Some(Command::Levels(args)), Some(("levels", sub))) => args.read_groups(sub),
         _ => {}
     }
+    if matches!(
+        cli.command,
+        Some(Command::Bench { .. } | Command::Perft { .. } | Command::Replay { .. } | Command::Merge(_))
+    ) {
+        quiet_on_closed_pipe();
+    }
     match cli.command {
         None => {
             veil::protocol::run_stdio(veil::protocol::options::OperatorLimits {
@@ -175,6 +181,16 @@ fn main() -> ExitCode {
                 }
             },
         },
+    }
+}
+
+/// A report command whose reader stops early (`veil bench | head -1`) ends quietly, as
+/// Unix tools do, instead of panicking on the closed pipe: the default action of SIGPIPE,
+/// which the Rust runtime sets to ignore.
+fn quiet_on_closed_pipe() {
+    // SAFETY: `signal` with `SIG_DFL` installs no handler and takes no pointer.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 

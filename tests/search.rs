@@ -77,6 +77,26 @@ fn bench_signature_is_deterministic() {
     assert_eq!(bench::bench(3).0, bench::bench(3).0);
 }
 
+/// `veil bench | head -1`: a reader that stops early ends the command quietly (SIGPIPE's
+/// default), not with a panic about the closed pipe.
+#[cfg(unix)]
+#[test]
+fn bench_ends_quietly_when_its_reader_stops() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_veil"))
+        .args(["bench", "5"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(output.status.signal(), Some(libc::SIGPIPE), "{stderr}");
+}
+
 /// Star1 windows and Star2 probes at chance nodes only skip work: with the selective parts
 /// of the search off, every covered bench position gets the same root value as with plain
 /// full-window expectimax, in fewer nodes.
