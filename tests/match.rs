@@ -334,6 +334,19 @@ fn shards_merge_into_the_whole_match() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("Crosstable"));
     assert!(!stdout.contains("Incomplete"), "{stdout}");
+    // A reader that stops early (`veil merge ... | head -1`) still gets the file written.
+    let closed_json = temp("merged-closed.json");
+    let mut child = Command::new(veil())
+        .arg("merge")
+        .args(&files)
+        .args(["--json", closed_json.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    child.wait().unwrap();
+    let closed: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&closed_json).unwrap()).unwrap();
+    assert_eq!(closed, merged);
     // A shard left out: the merge says how many games are missing.
     let output = Command::new(veil()).arg("merge").args(&files[..3]).output().unwrap();
     assert!(output.status.success());

@@ -521,9 +521,12 @@ pub fn merge(files: &[PathBuf]) -> Result<report::Report, String> {
 
 /// Runs `veil merge`.
 pub fn run_merge(args: &MergeArgs) -> ExitCode {
+    // The file before the report: a reader that stops early (`| head`) ends the command
+    // while it prints.
     match merge(&args.files).and_then(|report| {
+        let written = write_json(&args.json, &report);
         print!("{}", report::render(&report));
-        write_json(&args.json, &report)
+        written
     }) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
