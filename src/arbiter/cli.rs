@@ -462,8 +462,10 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
     interrupt::install();
     match runner::run(&config) {
         Ok(report) => {
+            // The file before the report, as `veil merge` does.
+            let written = write_json(&json, &report);
             print!("{}", report::render(&report));
-            match write_json(&json, &report) {
+            match written {
                 Ok(()) if report.interrupted => ExitCode::from(130),
                 Ok(()) => ExitCode::SUCCESS,
                 Err(error) => {
