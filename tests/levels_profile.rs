@@ -130,6 +130,35 @@ fn bad_adjudication_settings_are_refused() {
 }
 
 #[test]
+fn a_reader_that_stops_early_still_gets_the_files() {
+    // `veil levels ... | head -1`: the report to a closed stdout, the JSON to its file.
+    let dir = scratch_dir("profile-closed");
+    let out = one_game_profile(&dir, &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (moves, json) = (dir.join("moves.jsonl"), dir.join("again.json"));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_veil"))
+        .args([
+            "levels",
+            "--profile-from",
+            moves.to_str().unwrap(),
+            "--variant",
+            "covered",
+        ])
+        .args(["--profile-levels", "1", "--json", json.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let first: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("profile.json")).unwrap()).unwrap();
+    let again: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(again["levels"][0]["acpl"], first["levels"][0]["acpl"]);
+}
+
+#[test]
 fn a_replay_plays_a_logs_positions_again_under_each_table() {
     // The log of a one-game profile, replayed under the compiled-in table and under two
     // files holding it without its time caps (which a loaded machine could reach first): one

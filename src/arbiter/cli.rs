@@ -464,7 +464,7 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
         Ok(report) => {
             // The file before the report, as `veil merge` does.
             let written = write_json(&json, &report);
-            print!("{}", report::render(&report));
+            crate::out!("{}", report::render(&report));
             match written {
                 Ok(()) if report.interrupted => ExitCode::from(130),
                 Ok(()) => ExitCode::SUCCESS,
@@ -527,7 +527,7 @@ pub fn run_merge(args: &MergeArgs) -> ExitCode {
     // while it prints.
     match merge(&args.files).and_then(|report| {
         let written = write_json(&args.json, &report);
-        print!("{}", report::render(&report));
+        crate::out!("{}", report::render(&report));
         written
     }) {
         Ok(()) => ExitCode::SUCCESS,

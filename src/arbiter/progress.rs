@@ -35,7 +35,7 @@ impl Progress {
             self.draw();
         } else if self.last_line.is_none_or(|t| t.elapsed() >= Duration::from_secs(10)) || done == self.total {
             self.last_line = Some(Instant::now());
-            println!("Progress: {done}/{} games, {}", self.total, self.status);
+            crate::outln!("Progress: {done}/{} games, {}", self.total, self.status);
         }
     }
 
@@ -44,7 +44,7 @@ impl Progress {
         if self.terminal {
             eprint!("\r\x1b[2K");
         }
-        println!("{text}");
+        crate::outln!("{text}");
         if self.terminal {
             self.draw();
         }

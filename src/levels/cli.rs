@@ -293,7 +293,7 @@ fn run(args: &LevelsArgs) -> Result<bool, String> {
             .map_err(|_| "--targets: give five Elos, levels 1 to 5".to_string())?;
         let template = config(args, &[])?;
         let work = args.write.with_extension("probe.toml");
-        println!(
+        crate::outln!(
             "Tuning levels {:?} to {targets:?} ({} games a probe, against {})",
             args.tune_levels,
             args.probe_games,
@@ -314,7 +314,7 @@ fn run(args: &LevelsArgs) -> Result<bool, String> {
             journal: args.journal.as_deref(),
         };
         let (tuned, levels) = tune::tune(&template, &command, &table, &goal, |probe| {
-            println!(
+            crate::outln!(
                 "probe{}: L{} nodes {} choice x{:.2} lapses {}% scored {:+.0} +/- {:.0} in {} games against {} (target {:+.0})",
                 if probe.reused { " (journal)" } else { "" },
                 probe.level,
@@ -330,14 +330,14 @@ fn run(args: &LevelsArgs) -> Result<bool, String> {
         })
         .map_err(|e| e.to_string())?;
         for level in &levels {
-            println!(
+            crate::outln!(
                 "tuned: L{} nodes {} choice x{:.2} lapses {}%, +/- {:.0} Elo at 95% (the fit of {} probes, {} games, {} of them from the journal)",
                 level.level, level.nodes, level.choice, level.lapse_pct, level.error, level.probes, level.games, level.reused_games
             );
         }
         let _ = std::fs::remove_file(&work);
         std::fs::write(&args.write, tuned.to_toml()).map_err(|e| format!("{}: {e}", args.write.display()))?;
-        println!("Wrote {}", args.write.display());
+        crate::outln!("Wrote {}", args.write.display());
         table = tuned;
         levels_file = Some(args.write.clone());
         if args.games == 0 {
@@ -352,11 +352,11 @@ fn run(args: &LevelsArgs) -> Result<bool, String> {
     let pinned = pinned(args, &players)?;
     let config = config(args, &players)?;
     let calibration = calibrate::calibrate(&config, &players, pinned).map_err(|e| e.to_string())?;
-    print!("{}", calibrate::render(&calibration));
+    crate::out!("{}", calibrate::render(&calibration));
     if args.tune {
         for line in &calibration.lines {
             if let (Some(elo), Some(target)) = (line.elo, line.nominal) {
-                println!("{}: {:+.0} from its target {target:.0}", line.name, elo - target);
+                crate::outln!("{}: {:+.0} from its target {target:.0}", line.name, elo - target);
             }
         }
     }
@@ -429,7 +429,7 @@ fn run_anchored(
             let (report, rows) = runner::run_games(&config).map_err(|e| e.to_string())?;
             interrupted = report.interrupted;
             let (games, points) = anchored::tally(&rows);
-            println!("L{level} against {}: {points}/{games}", spec.name);
+            crate::outln!("L{level} against {}: {points}/{games}", spec.name);
             results.push(anchored::Opponent {
                 name: spec.name,
                 elo,
@@ -445,7 +445,7 @@ fn run_anchored(
             break;
         }
         let performance = anchored::performance(level, target, results);
-        println!(
+        crate::outln!(
             "L{level}: Elo {:.0} +/- {:.0} over {} games (target {})",
             performance.elo,
             performance.error,
@@ -459,17 +459,17 @@ fn run_anchored(
     }
     measured.reverse();
     if interrupted {
-        println!("Interrupted: the table covers the games that finished before the stop (the last level measured may have played fewer)");
+        crate::outln!("Interrupted: the table covers the games that finished before the stop (the last level measured may have played fewer)");
     }
-    println!("| level | target | Elo | 95% | off target | games | score | opponents |");
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    crate::outln!("| level | target | Elo | 95% | off target | games | score | opponents |");
+    crate::outln!("| --- | --- | --- | --- | --- | --- | --- | --- |");
     for p in &measured {
         let against: Vec<String> = p
             .opponents
             .iter()
             .map(|o| format!("{} {}/{}", o.name, o.points, o.games))
             .collect();
-        println!(
+        crate::outln!(
             "| {} | {} | {:.0} | ± {:.0} | {} | {} | {:.1}% | {} |",
             p.level,
             p.target.map_or("-".to_string(), |t| format!("{t:.0}")),
@@ -546,13 +546,13 @@ fn run_profile(args: &LevelsArgs, command: &str, table: &LevelTable) -> Result<b
         let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let profiles = move_log::read(std::io::BufReader::new(file), &args.profile_levels, &elos)
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        print!("{}", profile::render(&profiles));
+        crate::out!("{}", profile::render(&profiles));
         return write_profile_json(args, &profiles, None, false).map(|()| false);
     }
     let (judge_spec, judge_nodes) = judge_spec(args)?;
     let mut judge =
         Judge::start(&judge_spec, judge_nodes, JUDGE_TIMEOUT).map_err(|e| format!("{e} ({})", judge_spec.command))?;
-    println!(
+    crate::outln!(
         "Profile: {} games a level at {} ({}), judge {} at {judge_nodes} nodes a position",
         args.games.max(1),
         args.tc,
@@ -608,7 +608,7 @@ fn run_profile(args: &LevelsArgs, command: &str, table: &LevelTable) -> Result<b
                     if !args.quiet {
                         let mut game = LevelProfile::new(level, None);
                         game.add_game(&moves, 2);
-                        println!(
+                        crate::outln!(
                             "L{level}: judged game {}/{}: {} moves, ACPL {:.1}, blunders {}, howlers {} ({:.0} s)",
                             number + 1,
                             records.len(),
@@ -628,7 +628,7 @@ fn run_profile(args: &LevelsArgs, command: &str, table: &LevelTable) -> Result<b
             }
         }
         let s = profile.summary();
-        println!(
+        crate::outln!(
             "L{level}: {} games ({} played in {:.0} s, judged in {:.0} s), {} moves, ACPL {} ({} until decided), blunders/game {}, howlers {}",
             s.games,
             records.len(),
@@ -645,10 +645,10 @@ fn run_profile(args: &LevelsArgs, command: &str, table: &LevelTable) -> Result<b
             break;
         }
     }
-    println!();
-    print!("{}", profile::render(&profiles));
+    crate::outln!();
+    crate::out!("{}", profile::render(&profiles));
     if interrupted {
-        println!("Interrupted: the profile covers the games that finished before the stop");
+        crate::outln!("Interrupted: the profile covers the games that finished before the stop");
     }
     write_profile_json(args, &profiles, Some((&judge_spec.command, judge_nodes)), interrupted)?;
     Ok(interrupted)
@@ -681,7 +681,7 @@ fn run_replay(args: &LevelsArgs, command: &str, path: &Path) -> Result<bool, Str
             continue;
         }
         let mut players = replay_tables::start_players(command, level, &args.replay_tables, covered)?;
-        println!(
+        crate::outln!(
             "L{level}: {} positions of {} ({player_games} player-games), judge {} at {judge_nodes} nodes a position",
             positions.len(),
             path.display(),
@@ -697,7 +697,7 @@ fn run_replay(args: &LevelsArgs, command: &str, path: &Path) -> Result<bool, Str
             |done, figures| {
                 if !args.quiet && done % 50 == 0 {
                     let blunders: Vec<String> = figures.iter().map(|f| f.blunders.to_string()).collect();
-                    println!(
+                    crate::outln!(
                         "L{level}: {done}/{} positions, blunders {}",
                         positions.len(),
                         blunders.join(" / ")
@@ -705,8 +705,8 @@ fn run_replay(args: &LevelsArgs, command: &str, path: &Path) -> Result<bool, Str
                 }
             },
         )?;
-        println!("L{level}: replayed in {:.0} s", started.elapsed().as_secs_f64());
-        print!(
+        crate::outln!("L{level}: replayed in {:.0} s", started.elapsed().as_secs_f64());
+        crate::out!(
             "{}",
             replay_tables::render(&figures, moves as f64 / player_games.max(1) as f64)
         );
