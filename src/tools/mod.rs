@@ -1,4 +1,4 @@
-//! Command-line tools built on the rules core.
+//! Command-line tools: perft on the rules core, and the standard output of the long runs.
 
 pub mod out;
 pub mod perft;
