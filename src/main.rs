@@ -115,7 +115,7 @@ fn main() -> ExitCode {
     }
     if matches!(
         cli.command,
-        Some(Command::Bench { .. } | Command::Perft { .. } | Command::Replay { .. } | Command::Merge(_))
+        Some(Command::Bench { .. } | Command::Perft { .. } | Command::Replay { .. })
     ) {
         quiet_on_closed_pipe();
     }
@@ -186,7 +186,9 @@ fn main() -> ExitCode {
 
 /// A report command whose reader stops early (`veil bench | head -1`) ends quietly, as
 /// Unix tools do, instead of panicking on the closed pipe: the default action of SIGPIPE,
-/// which the Rust runtime sets to ignore.
+/// which the Rust runtime sets to ignore. Commands that write files (`match`, `merge`,
+/// `levels`) print through [`veil::outln!`] instead, which drops what a closed stdout
+/// refuses, so their files are written whatever the reader does.
 fn quiet_on_closed_pipe() {
     // SAFETY: `signal` with `SIG_DFL` installs no handler and takes no pointer.
     unsafe {

@@ -462,10 +462,8 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
     interrupt::install();
     match runner::run(&config) {
         Ok(report) => {
-            // The file before the report, as `veil merge` does.
-            let written = write_json(&json, &report);
             crate::out!("{}", report::render(&report));
-            match written {
+            match write_json(&json, &report) {
                 Ok(()) if report.interrupted => ExitCode::from(130),
                 Ok(()) => ExitCode::SUCCESS,
                 Err(error) => {
@@ -523,12 +521,9 @@ pub fn merge(files: &[PathBuf]) -> Result<report::Report, String> {
 
 /// Runs `veil merge`.
 pub fn run_merge(args: &MergeArgs) -> ExitCode {
-    // The file before the report: a reader that stops early (`| head`) ends the command
-    // while it prints.
     match merge(&args.files).and_then(|report| {
-        let written = write_json(&args.json, &report);
         crate::out!("{}", report::render(&report));
-        written
+        write_json(&args.json, &report)
     }) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

@@ -1,6 +1,6 @@
-//! Standard output for the long runs (`veil match`, `veil levels`): lines written there are
-//! for a reader who may stop reading (`veil levels ... | head`). A closed stdout must not end
-//! a run before it has written its files, so these macros drop a failed write where
+//! Standard output for the commands that write files (`veil match`, `veil merge`, `veil
+//! levels`): a reader may stop reading (`veil levels ... | head`), and a closed stdout must
+//! not end a run before it has written its files, so these macros drop a failed write where
 //! `println!` would panic.
 
 /// `println!` that ignores a closed or failing standard output.
