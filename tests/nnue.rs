@@ -519,3 +519,45 @@ fn a_signal_stops_datagen_with_whole_games_written() {
         "{stdout}"
     );
 }
+
+/// `veil datagen ... | head` and `veil train ... | head`: a reader that stops early ends
+/// neither run before it has written its file.
+#[test]
+fn datagen_and_train_write_their_files_when_the_reader_stops() {
+    let dir = common::scratch_dir("closed-stdout");
+    let (data, net) = (dir.join("data.bin"), dir.join("net.nnue"));
+    let run = |args: &[&str]| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_veil"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let (data_arg, net_arg) = (data.to_str().unwrap(), net.to_str().unwrap());
+    run(&["datagen", "--out", data_arg, "--variant", "covered", "--games", "2"]
+        .into_iter()
+        .chain(["--nodes", "300", "--threads", "1", "--seed", "5"])
+        .collect::<Vec<_>>());
+    let records = read_records(&mut std::fs::File::open(&data).unwrap()).unwrap();
+    assert!(!records.is_empty());
+    run(&[
+        "train",
+        "--data",
+        data_arg,
+        "--out",
+        net_arg,
+        "--epochs",
+        "1",
+        "--threads",
+        "1",
+    ]);
+    Network::from_bytes(&std::fs::read(&net).unwrap()).expect("a network file");
+}

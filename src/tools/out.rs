@@ -1,5 +1,5 @@
-//! Standard output for the commands that write files (`veil match`, `veil merge`, `veil
-//! levels`): a reader may stop reading (`veil levels ... | head`), and a closed stdout must
+//! Standard output for the commands that write files (`veil match`, `merge`, `levels`,
+//! `tune`, `datagen` and `train`): a reader may stop reading (`veil levels ... | head`), and a closed stdout must
 //! not end a run before it has written its files, so these macros drop a failed write where
 //! `println!` would panic.
 

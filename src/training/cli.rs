@@ -62,7 +62,7 @@ fn run(args: &TuneArgs) -> Result<(), String> {
     for path in &args.pgn {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let (found, read, skipped) = samples_from_pgn(&text, selection, games);
-        println!(
+        crate::outln!(
             "{}: {read} games ({skipped} skipped), {} positions",
             path.display(),
             found.len()
@@ -94,7 +94,7 @@ fn run(args: &TuneArgs) -> Result<(), String> {
     train.blend(k, args.lambda);
     test.blend(k, args.lambda);
     let before = (train.loss(&start, k), test.loss(&start, k));
-    println!(
+    crate::outln!(
         "{} training positions ({} with a search score), {} held out; k = {k:.6}; lambda {}; {free} of {} weights free",
         train.len(),
         train.searched(),
@@ -102,7 +102,7 @@ fn run(args: &TuneArgs) -> Result<(), String> {
         args.lambda,
         param::COUNT
     );
-    println!("loss before: training {:.6}, held out {:.6}", before.0, before.1);
+    crate::outln!("loss before: training {:.6}, held out {:.6}", before.0, before.1);
     let schedule = Schedule {
         epochs: args.epochs,
         rate: args.rate,
@@ -110,7 +110,7 @@ fn run(args: &TuneArgs) -> Result<(), String> {
     };
     let fitted = fit(&train, &start, &frozen, k, schedule, |epoch, loss| {
         if epoch % 500 == 0 {
-            println!("epoch {epoch}: training loss {loss:.6}");
+            crate::outln!("epoch {epoch}: training loss {loss:.6}");
         }
     });
     let rounded: Vec<S> = fitted
@@ -119,7 +119,7 @@ fn run(args: &TuneArgs) -> Result<(), String> {
         .collect();
     let rounded_f: Vec<(f64, f64)> = rounded.iter().map(|s| (s.0 as f64, s.1 as f64)).collect();
     let after = (train.loss(&rounded_f, k), test.loss(&rounded_f, k));
-    println!("loss after:  training {:.6}, held out {:.6}", after.0, after.1);
+    crate::outln!("loss after:  training {:.6}, held out {:.6}", after.0, after.1);
     if args.dry_run {
         return Ok(());
     }
@@ -146,7 +146,7 @@ fn run(args: &TuneArgs) -> Result<(), String> {
     );
     std::fs::write(&args.out, weights::source(&rounded, &origin))
         .map_err(|e| format!("{}: {e}", args.out.display()))?;
-    println!("wrote {}", args.out.display());
+    crate::outln!("wrote {}", args.out.display());
     Ok(())
 }
 

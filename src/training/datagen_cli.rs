@@ -99,7 +99,7 @@ fn run(args: &DatagenArgs) -> Result<bool, String> {
     interrupt::install();
     let summary =
         datagen::run(&settings, &args.out, args.append).map_err(|e| format!("{}: {e}", args.out.display()))?;
-    println!(
+    crate::outln!(
         "{} games ({} dropped), {} positions written to {}{}",
         summary.games,
         summary.dropped_games,

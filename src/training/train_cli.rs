@@ -157,7 +157,7 @@ fn run(args: &TrainArgs) -> Result<(), String> {
             }
         }
     }
-    println!(
+    crate::outln!(
         "{} training and {} held-out positions read in {:.1} s",
         train_set.len(),
         held_out.len(),
@@ -169,7 +169,7 @@ fn run(args: &TrainArgs) -> Result<(), String> {
     let network = match &initial {
         Some(network) => {
             if network.width < HIDDEN {
-                println!(
+                crate::outln!(
                     "widening the initial network from {} to {HIDDEN} hidden units (the new ones start with no output)",
                     network.width
                 );
@@ -185,7 +185,7 @@ fn run(args: &TrainArgs) -> Result<(), String> {
     let generation = args
         .generation
         .unwrap_or_else(|| initial.as_ref().map_or(1, |network| network.generation + 1));
-    println!("held-out loss before: {:.6}", loss(&network, &held_out));
+    crate::outln!("held-out loss before: {:.6}", loss(&network, &held_out));
     let schedule = Schedule {
         epochs: args.epochs,
         batch: args.batch,
@@ -197,9 +197,12 @@ fn run(args: &TrainArgs) -> Result<(), String> {
         seed: args.seed,
     };
     train(&mut network, &train_set, &held_out, &schedule, |epoch| {
-        println!(
+        crate::outln!(
             "epoch {:3}  train {:.6}  held-out {:.6}  {:.1} s",
-            epoch.epoch, epoch.train_loss, epoch.held_out_loss, epoch.seconds
+            epoch.epoch,
+            epoch.train_loss,
+            epoch.held_out_loss,
+            epoch.seconds
         );
     });
     let description = format!(
@@ -217,7 +220,7 @@ fn run(args: &TrainArgs) -> Result<(), String> {
     );
     let quantised = network.quantise(generation, &description);
     std::fs::write(&args.out, quantised.to_bytes()).map_err(|e| format!("{}: {e}", args.out.display()))?;
-    println!(
+    crate::outln!(
         "wrote {} ({description}) in {:.1} min",
         args.out.display(),
         started.elapsed().as_secs_f64() / 60.0
