@@ -136,21 +136,17 @@ fn a_reader_that_stops_early_still_gets_the_files() {
     let out = one_game_profile(&dir, &[]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let (moves, json) = (dir.join("moves.jsonl"), dir.join("again.json"));
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_veil"))
-        .args([
-            "levels",
-            "--profile-from",
-            moves.to_str().unwrap(),
-            "--variant",
-            "covered",
-        ])
-        .args(["--profile-levels", "1", "--json", json.to_str().unwrap()])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
+    let out = common::veil_with_stdout_closed(&[
+        "levels",
+        "--profile-from",
+        moves.to_str().unwrap(),
+        "--variant",
+        "covered",
+        "--profile-levels",
+        "1",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let first: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("profile.json")).unwrap()).unwrap();

@@ -336,15 +336,11 @@ fn shards_merge_into_the_whole_match() {
     assert!(!stdout.contains("Incomplete"), "{stdout}");
     // A reader that stops early (`veil merge ... | head -1`) still gets the file written.
     let closed_json = temp("merged-closed.json");
-    let mut child = Command::new(veil())
-        .arg("merge")
-        .args(&files)
-        .args(["--json", closed_json.to_str().unwrap()])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    child.wait().unwrap();
+    let args: Vec<&str> = std::iter::once("merge")
+        .chain(files.iter().map(|f| f.to_str().unwrap()))
+        .chain(["--json", closed_json.to_str().unwrap()])
+        .collect();
+    common::veil_with_stdout_closed(&args);
     let closed: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&closed_json).unwrap()).unwrap();
     assert_eq!(closed, merged);
     // A shard left out: the merge says how many games are missing.

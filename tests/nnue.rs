@@ -527,14 +527,7 @@ fn datagen_and_train_write_their_files_when_the_reader_stops() {
     let dir = common::scratch_dir("closed-stdout");
     let (data, net) = (dir.join("data.bin"), dir.join("net.nnue"));
     let run = |args: &[&str]| {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_veil"))
-            .args(args)
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        drop(child.stdout.take());
-        let out = child.wait_with_output().unwrap();
+        let out = common::veil_with_stdout_closed(args);
         assert!(
             out.status.success(),
             "{args:?}: {}",

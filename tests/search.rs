@@ -1,6 +1,8 @@
 //! Search behaviour through its public interface: limits, mate scores over chance nodes,
 //! and the bench signature.
 
+mod common;
+
 use veil::rules::Position;
 use veil::search::{bench, run, Limits, Score, SearchControl, SearchJob, SearchResult, TranspositionTable};
 
@@ -83,15 +85,7 @@ fn bench_signature_is_deterministic() {
 #[test]
 fn bench_ends_quietly_when_its_reader_stops() {
     use std::os::unix::process::ExitStatusExt;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_veil"))
-        .args(["bench", "5"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    let output = child.wait_with_output().unwrap();
+    let output = common::veil_with_stdout_closed(&["bench", "5"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(output.status.signal(), Some(libc::SIGPIPE), "{stderr}");

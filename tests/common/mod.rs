@@ -28,6 +28,20 @@ pub fn veil(args: &[&str]) -> std::process::Output {
         .expect("veil runs")
 }
 
+/// Runs the `veil` binary with `args` to its end, its standard output closed from the start
+/// (a reader that stops at once, as `veil ... | head -0` would).
+#[allow(dead_code)]
+pub fn veil_with_stdout_closed(args: &[&str]) -> std::process::Output {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_veil"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("veil runs");
+    drop(child.stdout.take());
+    child.wait_with_output().expect("veil ends")
+}
+
 /// An empty scratch directory for one test of this process (`veil-<tag>-<pid>` under the
 /// system's temporary directory), whatever an earlier run left there; it goes, with
 /// everything in it, when the test ends (passed or not).
