@@ -33,6 +33,8 @@ pub struct TrainArgs {
     generation: Option<u32>,
     #[arg(long, default_value_t = 20)]
     epochs: usize,
+    /// Positions a step: Adam takes one step a batch, so an epoch of N positions is N / batch
+    /// steps (a fine-tune on a few hundred thousand positions wants small batches).
     #[arg(long, default_value_t = 16384)]
     batch: usize,
     /// Adam's step size at the first epoch.
@@ -186,6 +188,12 @@ fn run(args: &TrainArgs) -> Result<(), String> {
         .generation
         .unwrap_or_else(|| initial.as_ref().map_or(1, |network| network.generation + 1));
     crate::outln!("held-out loss before: {:.6}", loss(&network, &held_out));
+    let steps = train_set.len().div_ceil(args.batch.max(1));
+    crate::outln!(
+        "{steps} steps an epoch (batches of {}), {} in all",
+        args.batch.max(1),
+        steps * args.epochs
+    );
     let schedule = Schedule {
         epochs: args.epochs,
         batch: args.batch,
@@ -206,7 +214,7 @@ fn run(args: &TrainArgs) -> Result<(), String> {
         );
     });
     let description = format!(
-        "gen {generation}{}{}: {} positions, {} epochs, lambda {}, K {}/{}",
+        "gen {generation}{}{}: {} positions, {} epochs of batches of {}, lambda {}, K {}/{}",
         match base {
             Base::Nothing => String::new(),
             base => format!(" (correction to {})", base.name()),
@@ -214,6 +222,7 @@ fn run(args: &TrainArgs) -> Result<(), String> {
         if network.buckets() > 1 { ", bucketed" } else { "" },
         train_set.len() + held_out.len(),
         args.epochs,
+        args.batch.max(1),
         args.lambda,
         args.wdl_scale,
         args.covered_wdl_scale
