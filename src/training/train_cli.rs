@@ -40,7 +40,8 @@ pub struct TrainArgs {
     /// Adam's step size at the first epoch.
     #[arg(long, default_value_t = 0.001)]
     rate: f32,
-    /// The step size at the last epoch, as a share of the first.
+    /// Where the step size's cosine falls to, as a share of the first: epoch e of E runs at
+    /// the cosine's point (e − 1) / E, so a one-epoch run keeps the full rate.
     #[arg(long, default_value_t = 0.1)]
     final_rate: f32,
     /// Share of the game's result in each target; the rest is the search score.
