@@ -34,7 +34,7 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 20)]
     epochs: usize,
     /// Positions a step: Adam takes one step a batch, so an epoch of N positions is N / batch
-    /// steps (a fine-tune on a few hundred thousand positions wants small batches).
+    /// steps.
     #[arg(long, default_value_t = 16384)]
     batch: usize,
     /// Adam's step size at the first epoch.
