@@ -9,7 +9,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use veil::nnue::{default_network, evaluate_from_scratch, AccumulatorStack, Base, Network};
 use veil::rules::{Position, Role};
 use veil::training::format::{read_records, write_records, Record};
-use veil::training::trainer::{loss, train, FloatNetwork, Sample, Schedule};
+use veil::training::trainer::{loss, train, Decay, FloatNetwork, Sample, Schedule};
 
 /// A network with every weight drawn at random (so that every feature matters).
 fn random_network(seed: u64) -> Network {
@@ -54,6 +54,7 @@ fn schedule(epochs: usize, batch: usize, final_rate_share: f32) -> Schedule {
         batch,
         rate: 0.003,
         final_rate_share,
+        decay: Decay::ByEpoch,
         threads: 2,
         seed: 1,
     }
@@ -553,4 +554,63 @@ fn datagen_and_train_write_their_files_when_the_reader_stops() {
         "1",
     ]);
     Network::from_bytes(&std::fs::read(&net).unwrap()).expect("a network file");
+}
+
+/// `veil train --held-out-data F` holds out every record of F (here the training file
+/// itself, with `--held-out 0`), and the network's description names the training whole,
+/// `--decay step` included, within the file's 56 bytes.
+#[test]
+fn train_holds_out_whole_files_and_decays_by_step() {
+    let dir = common::scratch_dir("held-out-data");
+    let (data, net) = (dir.join("data.bin"), dir.join("net.nnue"));
+    let (data_arg, net_arg) = (data.to_str().unwrap(), net.to_str().unwrap());
+    let gen = common::veil(&[
+        "datagen",
+        "--out",
+        data_arg,
+        "--variant",
+        "covered",
+        "--games",
+        "2",
+        "--nodes",
+        "300",
+        "--seed",
+        "6",
+    ]);
+    assert!(gen.status.success(), "{}", String::from_utf8_lossy(&gen.stderr));
+    let records = read_records(&mut std::fs::File::open(&data).unwrap()).unwrap();
+    let out = common::veil(&[
+        "train",
+        "--data",
+        data_arg,
+        "--held-out",
+        "0",
+        "--held-out-data",
+        data_arg,
+        "--out",
+        net_arg,
+        "--epochs",
+        "2",
+        "--batch",
+        "16",
+        "--decay",
+        "step",
+        "--threads",
+        "1",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let n = records.len();
+    assert!(
+        stdout.contains(&format!("{n} training and {n} held-out positions")),
+        "{stdout}"
+    );
+    let network = Network::from_bytes(&std::fs::read(&net).unwrap()).expect("a network file");
+    assert!(
+        network
+            .description
+            .ends_with(&format!(": {} pos, 2x16/step, λ0.5 K190/400", 2 * n)),
+        "{}",
+        network.description
+    );
 }

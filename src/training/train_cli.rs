@@ -3,14 +3,14 @@
 use super::format::{for_each_record, Record};
 use super::mirror::mirrored;
 use super::teacher::taught;
-use super::trainer::{loss, train, FloatNetwork, Sample, Schedule};
+use super::trainer::{loss, train, Decay, FloatNetwork, Sample, Schedule};
 use crate::nnue::network::HIDDEN;
 use crate::nnue::{default_network, Base, Network};
 use crate::search::eval::base_score;
 use clap::{Args, ValueEnum};
 use std::fs::File;
 use std::io::BufReader;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
@@ -40,10 +40,15 @@ pub struct TrainArgs {
     /// Adam's step size at the first epoch.
     #[arg(long, default_value_t = 0.001)]
     rate: f32,
-    /// Where the step size's cosine falls to, as a share of the first: epoch e of E runs at
-    /// the cosine's point (e − 1) / E, so a one-epoch run keeps the full rate.
+    /// Where the step size's cosine falls to, as a share of the first: by `--decay epoch`,
+    /// epoch e of E runs at the cosine's point (e − 1) / E, so a one-epoch run keeps the full
+    /// rate; by `--decay step`, the last step runs at this share.
     #[arg(long, default_value_t = 0.1)]
     final_rate: f32,
+    /// What the step size's cosine counts: epochs, or Adam steps (the rate then falls within
+    /// an epoch too, as a fine-tune of one or two epochs of small batches needs).
+    #[arg(long, value_enum, default_value_t = DecayChoice::Epoch)]
+    decay: DecayChoice,
     /// Share of the game's result in each target; the rest is the search score.
     #[arg(long, default_value_t = 0.5)]
     lambda: f32,
@@ -58,6 +63,11 @@ pub struct TrainArgs {
     /// Share of each file's records, from its end, held out to check the fit.
     #[arg(long, default_value_t = 0.05)]
     held_out: f64,
+    /// Record files held out whole, besides the share of each `--data` file: positions of
+    /// games the training never saw a move of, from other openings or another run, so that the
+    /// held-out loss cannot be won by learning how the training games' openings ended.
+    #[arg(long, num_args = 1..)]
+    held_out_data: Vec<PathBuf>,
     /// Threads (default: every core).
     #[arg(long)]
     threads: Option<usize>,
@@ -88,6 +98,13 @@ pub struct TrainArgs {
     /// every node, into a whole network, which costs one.
     #[arg(long)]
     teacher: Option<String>,
+}
+
+/// `--decay`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DecayChoice {
+    Epoch,
+    Step,
 }
 
 /// `--base`.
@@ -136,11 +153,12 @@ fn run(args: &TrainArgs) -> Result<(), String> {
     let started = Instant::now();
     let mut train_set = Vec::new();
     let mut held_out = Vec::new();
+    let sample = |record: &Record| match &teacher {
+        Some(teacher) => sample_of(&taught(record, teacher), args, base),
+        None => sample_of(record, args, base),
+    };
     for path in &args.data {
-        let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let mut records = Vec::new();
-        for_each_record(&mut BufReader::new(file), |record| records.push(record))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let records = read_records(path)?;
         let keep = records.len() - (records.len() as f64 * args.held_out) as usize;
         for (i, record) in records.iter().enumerate() {
             let mirror = (args.mirror && i < keep)
@@ -148,17 +166,16 @@ fn run(args: &TrainArgs) -> Result<(), String> {
                 .flatten()
                 .map(|position| Record { position, ..*record });
             for record in std::iter::once(record).chain(mirror.as_ref()) {
-                let sample = match &teacher {
-                    Some(teacher) => sample_of(&taught(record, teacher), args, base),
-                    None => sample_of(record, args, base),
-                };
                 if i < keep {
-                    train_set.push(sample);
+                    train_set.push(sample(record));
                 } else {
-                    held_out.push(sample);
+                    held_out.push(sample(record));
                 }
             }
         }
+    }
+    for path in &args.held_out_data {
+        held_out.extend(read_records(path)?.iter().map(sample));
     }
     crate::outln!(
         "{} training and {} held-out positions read in {:.1} s",
@@ -200,6 +217,10 @@ fn run(args: &TrainArgs) -> Result<(), String> {
         batch: args.batch,
         rate: args.rate,
         final_rate_share: args.final_rate,
+        decay: match args.decay {
+            DecayChoice::Epoch => Decay::ByEpoch,
+            DecayChoice::Step => Decay::ByStep,
+        },
         threads: args
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
@@ -214,16 +235,23 @@ fn run(args: &TrainArgs) -> Result<(), String> {
             epoch.seconds
         );
     });
+    // Kept within the file's 56 bytes: "gen 9+hw b8: 331245 pos, 2x1024/step, λ0.5 K190/400".
     let description = format!(
-        "gen {generation}{}{}: {} positions, {} epochs of batches of {}, lambda {}, K {}/{}",
+        "gen {generation}{}{}: {} pos, {}x{}{}, λ{} K{}/{}",
         match base {
-            Base::Nothing => String::new(),
-            base => format!(" (correction to {})", base.name()),
+            Base::Nothing => "",
+            Base::HandWritten => "+hw",
+            Base::Material => "+mat",
         },
-        if network.buckets() > 1 { ", bucketed" } else { "" },
+        if network.buckets() > 1 {
+            format!(" b{}", network.buckets())
+        } else {
+            String::new()
+        },
         train_set.len() + held_out.len(),
         args.epochs,
         args.batch.max(1),
+        if args.decay == DecayChoice::Step { "/step" } else { "" },
         args.lambda,
         args.wdl_scale,
         args.covered_wdl_scale
@@ -236,6 +264,15 @@ fn run(args: &TrainArgs) -> Result<(), String> {
         started.elapsed().as_secs_f64() / 60.0
     );
     Ok(())
+}
+
+/// Every record of the file at `path`.
+fn read_records(path: &Path) -> Result<Vec<Record>, String> {
+    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut records = Vec::new();
+    for_each_record(&mut BufReader::new(file), |record| records.push(record))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(records)
 }
 
 /// The training sample of `record`, for a network added to `base`.

@@ -349,8 +349,30 @@ pub struct Schedule {
     pub rate: f32,
     /// The rate falls along a cosine to this share of itself by the last epoch.
     pub final_rate_share: f32,
+    /// What the cosine counts: epochs (the rate changes between them) or Adam steps.
+    pub decay: Decay,
     pub threads: usize,
     pub seed: u64,
+}
+
+/// What the step size's cosine counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Decay {
+    /// Epoch e of E runs at the cosine's point (e − 1) / E: a one-epoch run keeps the full
+    /// rate.
+    #[default]
+    ByEpoch,
+    /// Step s of S (over every epoch) runs at the point s / S, so the rate falls within an
+    /// epoch too and reaches the final share at the last step.
+    ByStep,
+}
+
+impl Schedule {
+    /// The step size at `progress` (0 at the start, 1 at the end) along the cosine.
+    fn rate_at(&self, progress: f32) -> f32 {
+        let share = self.final_rate_share;
+        self.rate * (share + (1.0 - share) * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos()))
+    }
 }
 
 /// One epoch's figures.
@@ -419,14 +441,21 @@ pub fn train(
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(schedule.seed);
     let batch = schedule.batch.max(1);
+    let steps_an_epoch = train.len().div_ceil(batch);
+    let last_step = (steps_an_epoch * schedule.epochs).saturating_sub(1).max(1);
     for epoch in 1..=schedule.epochs {
         let started = Instant::now();
-        let progress = (epoch - 1) as f32 / schedule.epochs.max(1) as f32;
-        let share = schedule.final_rate_share;
-        let rate = schedule.rate * (share + (1.0 - share) * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos()));
+        let epoch_rate = schedule.rate_at((epoch - 1) as f32 / schedule.epochs.max(1) as f32);
         order.shuffle(&mut rng);
         let mut epoch_loss = 0.0;
-        for chunk in order.chunks(batch) {
+        for (step, chunk) in order.chunks(batch).enumerate() {
+            let rate = match schedule.decay {
+                Decay::ByEpoch => epoch_rate,
+                Decay::ByStep => {
+                    let done = (epoch - 1) * steps_an_epoch + step;
+                    schedule.rate_at(done as f32 / last_step as f32)
+                }
+            };
             let samples: Vec<&Sample> = chunk.iter().map(|&i| &train[i]).collect();
             let per_thread = samples.len().div_ceil(threads);
             std::thread::scope(|scope| {
@@ -455,5 +484,27 @@ pub fn train(
             held_out_loss: loss(network, held_out),
             seconds: started.elapsed().as_secs_f64(),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cosine starts at the rate and ends at its final share, by epoch or by step alike.
+    #[test]
+    fn the_rate_falls_from_the_first_to_the_final_share() {
+        let schedule = Schedule {
+            epochs: 1,
+            batch: 1,
+            rate: 0.001,
+            final_rate_share: 0.1,
+            decay: Decay::ByStep,
+            threads: 1,
+            seed: 1,
+        };
+        assert!((schedule.rate_at(0.0) - 0.001).abs() < 1e-9);
+        assert!((schedule.rate_at(0.5) - 0.00055).abs() < 1e-9);
+        assert!((schedule.rate_at(1.0) - 0.0001).abs() < 1e-9);
     }
 }
