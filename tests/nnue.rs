@@ -558,7 +558,8 @@ fn datagen_and_train_write_their_files_when_the_reader_stops() {
 
 /// `veil train --held-out-data F` holds out every record of F (here the training file
 /// itself, with `--held-out 0`), and the network's description names the training whole,
-/// `--decay step` included, within the file's 56 bytes.
+/// `--decay step` included, within the file's 56 bytes; it reports the held-out loss of the
+/// network it wrote (rounded) and how many weights differ from the initial network's.
 #[test]
 fn train_holds_out_whole_files_and_decays_by_step() {
     let dir = common::scratch_dir("held-out-data");
@@ -605,6 +606,22 @@ fn train_holds_out_whole_files_and_decays_by_step() {
         stdout.contains(&format!("{n} training and {n} held-out positions")),
         "{stdout}"
     );
+    assert!(stdout.contains("held-out loss of the network written"), "{stdout}");
+    // No step: the network written is the initial one, weight for weight.
+    let again = dir.join("again.nnue");
+    let out = common::veil(&[
+        "train",
+        "--data",
+        data_arg,
+        "--init",
+        net_arg,
+        "--out",
+        again.to_str().unwrap(),
+        "--epochs",
+        "0",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("\n0 of 119169 weights differ"), "{stdout}");
     let network = Network::from_bytes(&std::fs::read(&net).unwrap()).expect("a network file");
     assert!(
         network

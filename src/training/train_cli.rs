@@ -263,7 +263,49 @@ fn run(args: &TrainArgs) -> Result<(), String> {
         args.out.display(),
         started.elapsed().as_secs_f64() / 60.0
     );
+    // The epochs' figures are the float network's; the file's weights are rounded to
+    // 1/255 and 1/64, which can undo a fine-tune of small steps altogether.
+    let written = FloatNetwork::from_quantised(&quantised, args.seed);
+    crate::outln!(
+        "held-out loss of the network written (its weights rounded): {:.6}",
+        loss(&written, &held_out)
+    );
+    if let Some((changed, all)) = initial
+        .as_ref()
+        .and_then(|initial| weights_changed(initial, &quantised))
+    {
+        crate::outln!("{changed} of {all} weights differ from the initial network's");
+    }
     Ok(())
+}
+
+/// How many of the weights and biases of `after` differ from those of `before`, and how
+/// many there are; `None` where the two differ in shape (widened, or given output layers).
+fn weights_changed(before: &Network, after: &Network) -> Option<(usize, usize)> {
+    if before.width != after.width || before.outputs.len() != after.outputs.len() {
+        return None;
+    }
+    let features = before
+        .feature_weights
+        .iter()
+        .flatten()
+        .zip(after.feature_weights.iter().flatten());
+    let biases = before.feature_bias.iter().zip(&after.feature_bias);
+    let outputs = before.outputs.iter().zip(&after.outputs);
+    let output_weights = outputs
+        .clone()
+        .flat_map(|(a, b)| a.weights.iter().flatten().zip(b.weights.iter().flatten()));
+    let mut changed = 0;
+    let mut all = 0;
+    for (a, b) in features.chain(biases).chain(output_weights) {
+        changed += usize::from(a != b);
+        all += 1;
+    }
+    for (a, b) in outputs {
+        changed += usize::from(a.bias != b.bias);
+        all += 1;
+    }
+    Some((changed, all))
 }
 
 /// Every record of the file at `path`.
