@@ -347,7 +347,8 @@ pub struct Schedule {
     pub epochs: usize,
     pub batch: usize,
     pub rate: f32,
-    /// The rate falls along a cosine to this share of itself by the last epoch.
+    /// The rate falls along a cosine to this share of itself: at the last epoch, or at the
+    /// last step ([`Decay`]).
     pub final_rate_share: f32,
     /// What the cosine counts: epochs (the rate changes between them) or Adam steps.
     pub decay: Decay,
