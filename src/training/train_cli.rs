@@ -206,12 +206,6 @@ fn run(args: &TrainArgs) -> Result<(), String> {
         .generation
         .unwrap_or_else(|| initial.as_ref().map_or(1, |network| network.generation + 1));
     crate::outln!("held-out loss before: {:.6}", loss(&network, &held_out));
-    let steps = train_set.len().div_ceil(args.batch.max(1));
-    crate::outln!(
-        "{steps} steps an epoch (batches of {}), {} in all",
-        args.batch.max(1),
-        steps * args.epochs
-    );
     let schedule = Schedule {
         epochs: args.epochs,
         batch: args.batch,
@@ -226,6 +220,12 @@ fn run(args: &TrainArgs) -> Result<(), String> {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         seed: args.seed,
     };
+    let steps = schedule.steps_an_epoch(train_set.len());
+    crate::outln!(
+        "{steps} steps an epoch (batches of {}), {} in all",
+        args.batch.max(1),
+        steps * args.epochs
+    );
     train(&mut network, &train_set, &held_out, &schedule, |epoch| {
         crate::outln!(
             "epoch {:3}  train {:.6}  held-out {:.6}  {:.1} s",

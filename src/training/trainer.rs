@@ -369,6 +369,11 @@ pub enum Decay {
 }
 
 impl Schedule {
+    /// Adam steps an epoch of `positions` takes: one a batch.
+    pub fn steps_an_epoch(&self, positions: usize) -> usize {
+        positions.div_ceil(self.batch.max(1))
+    }
+
     /// The step size at `progress` (0 at the start, 1 at the end) along the cosine.
     fn rate_at(&self, progress: f32) -> f32 {
         let share = self.final_rate_share;
@@ -442,7 +447,7 @@ pub fn train(
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(schedule.seed);
     let batch = schedule.batch.max(1);
-    let steps_an_epoch = train.len().div_ceil(batch);
+    let steps_an_epoch = schedule.steps_an_epoch(train.len());
     let last_step = (steps_an_epoch * schedule.epochs).saturating_sub(1).max(1);
     for epoch in 1..=schedule.epochs {
         let started = Instant::now();
