@@ -103,9 +103,10 @@ pub fn output(network: &Network, accumulator: &Accumulator, position: &Position)
     let them = &accumulator.values[(!side_to_move).index()];
     let layer = &network.outputs[network.bucket_of(position)];
     let sum = simd::screlu_dot(us, &layer.weights[0]) + simd::screlu_dot(them, &layer.weights[1]);
-    let qa = super::network::QA;
-    let qb = super::network::QB;
-    (sum / qa + layer.bias) * super::network::SCALE / (qa * qb)
+    // In 64 bits: with a fine output scale the product can pass an `i32`'s range.
+    let qa = super::network::QA as i64;
+    let qb = network.output_scale as i64;
+    ((sum as i64 / qa + layer.bias as i64) * super::network::SCALE as i64 / (qa * qb)) as i32
 }
 
 /// Scores `position` from scratch (for tests and tools).

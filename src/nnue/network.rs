@@ -3,8 +3,9 @@
 //! → 1 output, from one of the network's output layers: with [`OUTPUT_BUCKETS`] of them, the
 //! one of the position's count of pieces ([`output_bucket`]), so that the opening, the
 //! middlegame and the ending each weigh the hidden units their own way. The hidden layer
-//! works in `i16` scaled by [`QA`], the output weights in `i16` scaled by [`QB`]; the output
-//! is centipawns after [`SCALE`].
+//! works in `i16` scaled by [`QA`], the output weights in `i16` scaled by the network's own
+//! output scale (a power of two from [`QB`] to [`MAX_QB`], the finest its largest weight
+//! allows); the output is centipawns after [`SCALE`].
 //!
 //! A network either is the whole evaluation or is a correction added to the hand-written
 //! one ([`Base`]): a correction starts from that evaluation's strength and learns what it
@@ -28,11 +29,15 @@ use std::fmt;
 pub const HIDDEN: usize = 128;
 /// Scale of the feature weights and the hidden layer (1.0 = `QA`).
 pub const QA: i32 = 255;
-/// Scale of the output weights.
+/// Scale of the output weights: the least a file may have (every file before the scale was
+/// chosen per network had it).
 pub const QB: i32 = 64;
+/// The finest scale of the output weights a file may have.
+pub const MAX_QB: i32 = 8192;
 /// The largest output weight, in size, a network may have: then a hidden value (at most
 /// `QA`) times an output weight fits an `i16`, which the dot product's fast path relies on.
-/// Training clips weights well within it (1.98 · `QB`).
+/// Training clips weights well within it at the least scale (1.98 · `QB`), and the trainer
+/// chooses the finest scale that keeps every weight within it.
 pub const MAX_OUTPUT_WEIGHT: i16 = 128;
 /// Centipawns per unit of the network's output.
 pub const SCALE: i32 = 400;
@@ -117,6 +122,8 @@ pub struct Network {
     pub feature_bias: [i16; HIDDEN],
     /// One output layer, or [`OUTPUT_BUCKETS`].
     pub outputs: Vec<OutputLayer>,
+    /// What an output weight of 1.0 is in the file: a power of two from [`QB`] to [`MAX_QB`].
+    pub output_scale: i32,
     /// The hidden units the file stored; the units from here to [`HIDDEN`] are zero.
     pub width: usize,
     /// The file's checksum: names the network (an evaluation cache must not mix two).
@@ -164,7 +171,7 @@ impl fmt::Display for NetworkError {
                 f,
                 "network shape {inputs}x{hidden}, this engine reads {INPUTS}x1 to {INPUTS}x{HIDDEN}"
             ),
-            NetworkError::Quantisation => write!(f, "the network's quantisation is not this engine's"),
+            NetworkError::Quantisation => write!(f, "the network's quantisation is not one this engine reads"),
             NetworkError::OutputWeight => {
                 write!(f, "an output weight of the network lies beyond +/-{MAX_OUTPUT_WEIGHT}")
             }
@@ -253,7 +260,11 @@ impl Network {
         if checksum(&bytes[..size - 8]) != stored {
             return Err(NetworkError::Checksum);
         }
-        if (reader.u32(), reader.u32(), reader.u32()) != (QA as u32, QB as u32, SCALE as u32) {
+        let (qa, qb, scale) = (reader.u32(), reader.u32(), reader.u32());
+        if (qa, scale) != (QA as u32, SCALE as u32)
+            || !qb.is_power_of_two()
+            || !(QB as u32..=MAX_QB as u32).contains(&qb)
+        {
             return Err(NetworkError::Quantisation);
         }
         let base = Base::from_u32(base).ok_or(NetworkError::Base(base))?;
@@ -295,6 +306,7 @@ impl Network {
             feature_weights,
             feature_bias,
             outputs,
+            output_scale: qb as i32,
             width,
             checksum: stored,
         })
@@ -325,7 +337,7 @@ impl Network {
             INPUTS as u32,
             width as u32,
             QA as u32,
-            QB as u32,
+            self.output_scale as u32,
             SCALE as u32,
             self.base as u32,
             buckets as u32,
@@ -388,6 +400,7 @@ mod tests {
                 ],
                 bias: 9,
             }],
+            output_scale: QB,
             width,
             checksum: 0,
         };
@@ -508,5 +521,19 @@ mod tests {
         let sum = checksum(&bytes[..size - 8]);
         bytes[size - 8..].copy_from_slice(&sum.to_le_bytes());
         assert_eq!(Network::from_bytes(&bytes).unwrap_err(), NetworkError::Base(7));
+    }
+
+    #[test]
+    fn the_output_scale_survives_the_file_and_odd_ones_are_refused() {
+        let mut network = small_network(Base::HandWritten);
+        network.output_scale = 1024;
+        assert_eq!(Network::from_bytes(&network.to_bytes()).unwrap().output_scale, 1024);
+        for scale in [32, 96, 2 * MAX_QB] {
+            network.output_scale = scale;
+            assert_eq!(
+                Network::from_bytes(&network.to_bytes()).unwrap_err(),
+                NetworkError::Quantisation
+            );
+        }
     }
 }

@@ -18,7 +18,9 @@
 
 use super::format::Record;
 use crate::nnue::features::{Snapshot, INPUTS};
-use crate::nnue::network::{output_bucket, Base, Network, OutputLayer, HIDDEN, OUTPUT_BUCKETS, QA, QB, SCALE};
+use crate::nnue::network::{
+    output_bucket, Base, Network, OutputLayer, HIDDEN, MAX_OUTPUT_WEIGHT, MAX_QB, OUTPUT_BUCKETS, QA, QB, SCALE,
+};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -166,12 +168,12 @@ impl FloatNetwork {
                 .outputs
                 .iter()
                 .flat_map(|layer| layer.weights.iter().flatten())
-                .map(|&w| w as f32 / QB as f32)
+                .map(|&w| w as f32 / network.output_scale as f32)
                 .collect(),
             output_bias: network
                 .outputs
                 .iter()
-                .map(|layer| layer.bias as f32 / (QA * QB) as f32)
+                .map(|layer| layer.bias as f32 / (QA * network.output_scale) as f32)
                 .collect(),
             base: network.base,
         };
@@ -185,8 +187,22 @@ impl FloatNetwork {
         float
     }
 
+    /// The finest output scale, a power of two from [`QB`] to [`MAX_QB`], at which every
+    /// output weight rounds within [`MAX_OUTPUT_WEIGHT`]. The output weights are small (a
+    /// hidden unit moves the score by a few centipawns), so at [`QB`] alone most would round
+    /// to a handful of values and lose much of what training taught them.
+    pub fn output_scale(&self) -> i32 {
+        let largest = self.output_weights.iter().fold(0.0f32, |most, w| most.max(w.abs()));
+        let mut scale = QB;
+        while scale < MAX_QB && largest * (2 * scale) as f32 <= (MAX_OUTPUT_WEIGHT - 1) as f32 {
+            scale *= 2;
+        }
+        scale
+    }
+
     /// Rounds to the inference network.
     pub fn quantise(&self, generation: u32, description: &str) -> Network {
+        let output_scale = self.output_scale();
         let q = |value: f32, scale: i32| (value * scale as f32).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
         let mut feature_weights = vec![[0i16; HIDDEN]; INPUTS];
         for (feature, row) in feature_weights.iter_mut().enumerate() {
@@ -201,9 +217,9 @@ impl FloatNetwork {
         let outputs = (0..self.buckets())
             .map(|layer| OutputLayer {
                 weights: std::array::from_fn(|half| {
-                    std::array::from_fn(|j| q(self.output_weights[(2 * layer + half) * HIDDEN + j], QB))
+                    std::array::from_fn(|j| q(self.output_weights[(2 * layer + half) * HIDDEN + j], output_scale))
                 }),
-                bias: (self.output_bias[layer] * (QA * QB) as f32).round() as i32,
+                bias: (self.output_bias[layer] * (QA * output_scale) as f32).round() as i32,
             })
             .collect();
         let network = Network {
@@ -213,6 +229,7 @@ impl FloatNetwork {
             feature_weights,
             feature_bias,
             outputs,
+            output_scale,
             width: HIDDEN,
             checksum: 0,
         };
@@ -512,5 +529,29 @@ mod tests {
         assert!((schedule.rate_at(0.0) - 0.001).abs() < 1e-9);
         assert!((schedule.rate_at(0.5) - 0.00055).abs() < 1e-9);
         assert!((schedule.rate_at(1.0) - 0.0001).abs() < 1e-9);
+    }
+
+    /// Small output weights are written at a finer scale, so that rounding keeps them; a
+    /// network with a large one keeps the least scale.
+    #[test]
+    fn the_output_scale_is_the_finest_that_keeps_the_weights_in_range() {
+        let mut float = FloatNetwork::random(3, Base::HandWritten);
+        float
+            .output_weights
+            .iter_mut()
+            .enumerate()
+            .for_each(|(i, w)| *w = 0.04 * ((i % 7) as f32 - 3.0) / 3.0);
+        assert_eq!(float.output_scale(), 2048);
+        let network = float.quantise(1, "fine");
+        assert_eq!(network.output_scale, 2048);
+        let back = FloatNetwork::from_quantised(&network, 1);
+        for (a, b) in float.output_weights.iter().zip(&back.output_weights) {
+            assert!((a - b).abs() <= 0.5 / 2048.0 + 1e-7);
+        }
+        float.output_weights[5] = -CLIP;
+        assert_eq!(float.output_scale(), QB);
+        assert!(float.quantise(1, "coarse").outputs[0].weights[0]
+            .iter()
+            .all(|w| w.unsigned_abs() <= 127));
     }
 }
