@@ -70,6 +70,10 @@ enum Command {
         /// `NNUEPlainChess` would), so its node count differs from the default's.
         #[arg(long, conflicts_with = "eval")]
         eval_file: Option<std::path::PathBuf>,
+        /// Search only the bench positions of one variant (a speed comparison; the
+        /// signature is the count over all of them).
+        #[arg(long, value_enum)]
+        positions: Option<PositionsChoice>,
     },
     /// Counts leaves of the move tree (reveals branch once per role the pool holds).
     Perft {
@@ -105,6 +109,15 @@ enum EvalChoice {
     HandWritten,
 }
 
+/// `veil bench --positions`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum PositionsChoice {
+    /// The plain-chess positions (nothing left to chance).
+    Chess,
+    /// The covered-chess positions.
+    Covered,
+}
+
 fn main() -> ExitCode {
     let matches = Cli::command().get_matches();
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
@@ -134,7 +147,12 @@ fn main() -> ExitCode {
         Some(Command::Tune(args)) => veil::training::cli::run_tune(&args),
         Some(Command::Datagen(args)) => veil::training::datagen_cli::run_datagen(&args),
         Some(Command::Train(args)) => veil::training::train_cli::run_train(&args),
-        Some(Command::Bench { depth, eval, eval_file }) => {
+        Some(Command::Bench {
+            depth,
+            eval,
+            eval_file,
+            positions,
+        }) => {
             let evaluator = match (eval, eval_file) {
                 (_, Some(path)) => {
                     let network = std::fs::read(&path)
@@ -152,7 +170,12 @@ fn main() -> ExitCode {
                 (Some(EvalChoice::Network), None) => veil::search::Evaluator::everywhere(veil::nnue::default_network()),
                 (Some(EvalChoice::HandWritten), None) => veil::search::Evaluator::HandWritten,
             };
-            let (nodes, elapsed) = veil::search::bench::bench_with(depth, &evaluator);
+            let set = match positions {
+                None => veil::search::bench::BenchSet::All,
+                Some(PositionsChoice::Chess) => veil::search::bench::BenchSet::PlainChess,
+                Some(PositionsChoice::Covered) => veil::search::bench::BenchSet::CoveredChess,
+            };
+            let (nodes, elapsed) = veil::search::bench::bench_with(depth, &evaluator, set);
             let millis = elapsed.as_millis().max(1);
             println!("Nodes searched: {nodes}");
             println!("Nodes/second: {}", nodes as u128 * 1000 / millis);

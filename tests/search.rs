@@ -79,6 +79,17 @@ fn bench_signature_is_deterministic() {
     assert_eq!(bench::bench(3).0, bench::bench(3).0);
 }
 
+/// `veil bench --positions chess|covered` splits the signature's positions between them.
+#[test]
+fn the_bench_sets_split_the_signature() {
+    let evaluator = veil::search::Evaluator::standard();
+    let count = |set| bench::bench_with(3, &evaluator, set).0;
+    let plain = count(bench::BenchSet::PlainChess);
+    let covered = count(bench::BenchSet::CoveredChess);
+    assert!(plain > 0 && covered > 0);
+    assert_eq!(plain + covered, bench::bench(3).0);
+}
+
 /// `veil bench | head -1`: a reader that stops early ends the command quietly (SIGPIPE's
 /// default), not with a panic about the closed pipe.
 #[cfg(unix)]

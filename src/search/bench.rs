@@ -55,14 +55,37 @@ pub const BENCH_FENS: [&str; 38] = [
 
 pub const BENCH_DEPTH: u32 = 8;
 
+/// Which of the bench positions a bench searches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BenchSet {
+    /// All of them (the signature).
+    #[default]
+    All,
+    /// The plain-chess ones, nothing left to chance.
+    PlainChess,
+    /// The covered-chess ones.
+    CoveredChess,
+}
+
+impl BenchSet {
+    /// Whether `position` belongs to the set.
+    pub fn contains(self, position: &Position) -> bool {
+        match self {
+            BenchSet::All => true,
+            BenchSet::PlainChess => position.is_plain_chess(),
+            BenchSet::CoveredChess => !position.is_plain_chess(),
+        }
+    }
+}
+
 /// Searches every bench position with the engine's default evaluation and returns (nodes,
 /// time).
 pub fn bench(depth: u32) -> (u64, Duration) {
-    bench_with(depth, &Evaluator::standard())
+    bench_with(depth, &Evaluator::standard(), BenchSet::All)
 }
 
-/// [`bench`](fn@bench) with the given evaluation.
-pub fn bench_with(depth: u32, evaluator: &Evaluator) -> (u64, Duration) {
+/// [`bench`](fn@bench) with the given evaluation, on the positions of `set`.
+pub fn bench_with(depth: u32, evaluator: &Evaluator, set: BenchSet) -> (u64, Duration) {
     // One table for all positions, emptied before each: a position's search starts as in a
     // fresh engine, and the time is the searches', not the allocations'.
     let tt = TranspositionTable::new(16);
@@ -70,6 +93,9 @@ pub fn bench_with(depth: u32, evaluator: &Evaluator) -> (u64, Duration) {
     let mut time = Duration::ZERO;
     for fen in BENCH_FENS {
         let position = Position::from_fen(fen).expect("bench FENs are valid");
+        if !set.contains(&position) {
+            continue;
+        }
         tt.clear();
         let control = SearchControl::new();
         let limits = Limits {

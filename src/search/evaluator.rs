@@ -17,7 +17,7 @@ use std::sync::Arc;
 pub const NETWORK_IN_COVERED_CHESS: bool = true;
 /// Whether the engine plays plain chess with the embedded plain-chess network unless told
 /// otherwise.
-pub const NETWORK_IN_PLAIN_CHESS: bool = false;
+pub const NETWORK_IN_PLAIN_CHESS: bool = true;
 
 /// A network's evaluation: its `output` added to its `base`'s score, kept off the mate scores.
 #[inline]
