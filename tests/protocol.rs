@@ -638,6 +638,19 @@ fn eval_shows_the_static_evaluation_and_its_parts() {
     assert!((hand + network - total).abs() < 0.015, "{lines:#?}");
     assert_eq!(lines.len(), 3, "{lines:#?}");
 
+    // Plain chess (nothing covered, empty pools): the plain-chess network where it is on by
+    // default, its line saying so.
+    engine.ok("position fen 4k3/8/8/8/8/8/8/3QK3 b - - 0 1");
+    let lines = engine.ask("eval");
+    let plain_line = lines.iter().find(|l| l.starts_with("Network ("));
+    if veil::search::NETWORK_IN_PLAIN_CHESS {
+        let line = plain_line.expect("a Network line in plain chess");
+        assert!(line.starts_with("Network (plain chess, generation "), "{line}");
+        assert_eq!(lines.len(), 3, "{lines:#?}");
+    } else {
+        assert_eq!(plain_line, None, "{lines:#?}");
+    }
+
     // The hand-written evaluation alone, from White's side with Black to move: a queen up.
     engine.ok("setoption name UseNNUE value false");
     engine.ok("position fen 4k3/8/8/8/8/8/8/3QK3 b - - 0 1");

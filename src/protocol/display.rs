@@ -110,9 +110,11 @@ pub fn evaluation(position: &Position, breakdown: &Breakdown) -> String {
             Base::Nothing => "the whole evaluation",
             Base::HandWritten | Base::Material => "a correction added to it",
         };
+        // Plain chess has a network of its own, numbered on its own ("plain 4").
+        let variant = if position.is_plain_chess() { "plain chess, " } else { "" };
         let _ = writeln!(
             text,
-            "Network (generation {generation}, {role}): {} (white side)",
+            "Network ({variant}generation {generation}, {role}): {} (white side)",
             white_pawns(position, output)
         );
     }
