@@ -110,7 +110,7 @@ pub fn evaluation(position: &Position, breakdown: &Breakdown) -> String {
             Base::Nothing => "the whole evaluation",
             Base::HandWritten | Base::Material => "a correction added to it",
         };
-        // Plain chess has a network of its own, numbered on its own ("plain 4").
+        // Plain chess has a network of its own, numbered on its own ("plain 5").
         let variant = if position.is_plain_chess() { "plain chess, " } else { "" };
         let _ = writeln!(
             text,
