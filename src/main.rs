@@ -73,7 +73,7 @@ enum Command {
         /// Search only the bench positions of one variant (a speed comparison; the
         /// signature is the count over all of them).
         #[arg(long, value_enum)]
-        positions: Option<PositionsChoice>,
+        positions: Option<veil::arbiter::cli::VariantArg>,
     },
     /// Counts leaves of the move tree (reveals branch once per role the pool holds).
     Perft {
@@ -107,15 +107,6 @@ enum EvalChoice {
     Network,
     /// The hand-written terms.
     HandWritten,
-}
-
-/// `veil bench --positions`.
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum PositionsChoice {
-    /// The plain-chess positions (nothing left to chance).
-    Chess,
-    /// The covered-chess positions.
-    Covered,
 }
 
 fn main() -> ExitCode {
@@ -170,12 +161,8 @@ fn main() -> ExitCode {
                 (Some(EvalChoice::Network), None) => veil::search::Evaluator::everywhere(veil::nnue::default_network()),
                 (Some(EvalChoice::HandWritten), None) => veil::search::Evaluator::HandWritten,
             };
-            let set = match positions {
-                None => veil::search::bench::BenchSet::All,
-                Some(PositionsChoice::Chess) => veil::search::bench::BenchSet::PlainChess,
-                Some(PositionsChoice::Covered) => veil::search::bench::BenchSet::CoveredChess,
-            };
-            let (nodes, elapsed) = veil::search::bench::bench_with(depth, &evaluator, set);
+            let only = positions.map(veil::rules::Variant::from);
+            let (nodes, elapsed) = veil::search::bench::bench_with(depth, &evaluator, only);
             let millis = elapsed.as_millis().max(1);
             println!("Nodes searched: {nodes}");
             println!("Nodes/second: {}", nodes as u128 * 1000 / millis);

@@ -313,12 +313,8 @@ fn a_fresh_correction_searches_like_the_hand_written_evaluation() {
     let network = Network::from_bytes(&float.quantise(3, "zero correction").to_bytes()).unwrap();
     assert_eq!(network.base, Base::HandWritten);
     let evaluator = veil::search::Evaluator::everywhere(std::sync::Arc::new(network));
-    let (with_network, _) = veil::search::bench::bench_with(4, &evaluator, veil::search::bench::BenchSet::All);
-    let (hand_written, _) = veil::search::bench::bench_with(
-        4,
-        &veil::search::Evaluator::HandWritten,
-        veil::search::bench::BenchSet::All,
-    );
+    let (with_network, _) = veil::search::bench::bench_with(4, &evaluator, None);
+    let (hand_written, _) = veil::search::bench::bench_with(4, &veil::search::Evaluator::HandWritten, None);
     assert_eq!(with_network, hand_written);
 }
 

@@ -84,8 +84,8 @@ fn bench_signature_is_deterministic() {
 fn the_bench_sets_split_the_signature() {
     let evaluator = veil::search::Evaluator::standard();
     let count = |set| bench::bench_with(3, &evaluator, set).0;
-    let plain = count(bench::BenchSet::PlainChess);
-    let covered = count(bench::BenchSet::CoveredChess);
+    let plain = count(Some(veil::rules::Variant::Chess));
+    let covered = count(Some(veil::rules::Variant::Covered));
     assert!(plain > 0 && covered > 0);
     assert_eq!(plain + covered, bench::bench(3).0);
 }

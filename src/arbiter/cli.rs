@@ -22,6 +22,15 @@ pub enum VariantArg {
     Chess,
 }
 
+impl From<VariantArg> for Variant {
+    fn from(arg: VariantArg) -> Variant {
+        match arg {
+            VariantArg::Covered => Variant::Covered,
+            VariantArg::Chess => Variant::Chess,
+        }
+    }
+}
+
 /// `veil match`: plays engines against each other and reports Elo.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
@@ -350,10 +359,7 @@ pub fn match_config(args: &MatchArgs) -> Result<(MatchConfig, Option<PathBuf>), 
         return Err("engine names must differ (give each a name=)".to_string());
     }
     let time_control: TimeControl = args.tc.parse().map_err(|e| format!("--tc: {e}"))?;
-    let variant = match args.variant {
-        VariantArg::Covered => Variant::Covered,
-        VariantArg::Chess => Variant::Chess,
-    };
+    let variant = Variant::from(args.variant);
     let openings = match &args.openings {
         Some(path) => read_openings(path)?,
         None => Vec::new(),

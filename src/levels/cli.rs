@@ -193,10 +193,7 @@ fn anchors(groups: &[Vec<String>]) -> Result<Vec<Player>, String> {
 /// The round robin of `players` with the arguments' settings.
 fn config(args: &LevelsArgs, players: &[Player]) -> Result<MatchConfig, String> {
     let time_control: TimeControl = args.tc.parse().map_err(|e| format!("--tc: {e}"))?;
-    let variant = match args.variant {
-        crate::arbiter::cli::VariantArg::Covered => Variant::Covered,
-        crate::arbiter::cli::VariantArg::Chess => Variant::Chess,
-    };
+    let variant = Variant::from(args.variant);
     let openings = match &args.openings {
         Some(path) => read_openings(path)?,
         None => Vec::new(),

@@ -7,7 +7,7 @@ use super::evaluator::Evaluator;
 use super::job::SearchJob;
 use super::limits::Limits;
 use super::tt::TranspositionTable;
-use crate::rules::Position;
+use crate::rules::{Position, Variant};
 use std::time::{Duration, Instant};
 
 /// Positions of the bench: plain chess (openings, middlegames, endgames) first, then covered
@@ -55,37 +55,15 @@ pub const BENCH_FENS: [&str; 38] = [
 
 pub const BENCH_DEPTH: u32 = 8;
 
-/// Which of the bench positions a bench searches.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum BenchSet {
-    /// All of them (the signature).
-    #[default]
-    All,
-    /// The plain-chess ones, nothing left to chance.
-    PlainChess,
-    /// The covered-chess ones.
-    CoveredChess,
-}
-
-impl BenchSet {
-    /// Whether `position` belongs to the set.
-    pub fn contains(self, position: &Position) -> bool {
-        match self {
-            BenchSet::All => true,
-            BenchSet::PlainChess => position.is_plain_chess(),
-            BenchSet::CoveredChess => !position.is_plain_chess(),
-        }
-    }
-}
-
 /// Searches every bench position with the engine's default evaluation and returns (nodes,
 /// time).
 pub fn bench(depth: u32) -> (u64, Duration) {
-    bench_with(depth, &Evaluator::standard(), BenchSet::All)
+    bench_with(depth, &Evaluator::standard(), None)
 }
 
-/// [`bench`](fn@bench) with the given evaluation, on the positions of `set`.
-pub fn bench_with(depth: u32, evaluator: &Evaluator, set: BenchSet) -> (u64, Duration) {
+/// [`bench`](fn@bench) with the given evaluation, on the positions of `only` (all of them
+/// if `None`; a root with nothing left to chance is plain chess).
+pub fn bench_with(depth: u32, evaluator: &Evaluator, only: Option<Variant>) -> (u64, Duration) {
     // One table for all positions, emptied before each: a position's search starts as in a
     // fresh engine, and the time is the searches', not the allocations'.
     let tt = TranspositionTable::new(16);
@@ -93,7 +71,7 @@ pub fn bench_with(depth: u32, evaluator: &Evaluator, set: BenchSet) -> (u64, Dur
     let mut time = Duration::ZERO;
     for fen in BENCH_FENS {
         let position = Position::from_fen(fen).expect("bench FENs are valid");
-        if !set.contains(&position) {
+        if only.is_some_and(|variant| position.is_plain_chess() != (variant == Variant::Chess)) {
             continue;
         }
         tt.clear();
