@@ -103,7 +103,8 @@ enum Command {
 /// `veil bench --eval`.
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum EvalChoice {
-    /// The embedded network.
+    /// The embedded networks: the covered-chess network in covered chess, the plain-chess
+    /// network in plain chess.
     Network,
     /// The hand-written terms.
     HandWritten,
@@ -158,7 +159,10 @@ fn main() -> ExitCode {
                     }
                 }
                 (None, None) => veil::search::Evaluator::standard(),
-                (Some(EvalChoice::Network), None) => veil::search::Evaluator::everywhere(veil::nnue::default_network()),
+                (Some(EvalChoice::Network), None) => veil::search::Evaluator::Network {
+                    network: veil::nnue::default_network(),
+                    plain: Some(veil::nnue::plain_network()),
+                },
                 (Some(EvalChoice::HandWritten), None) => veil::search::Evaluator::HandWritten,
             };
             let only = positions.map(veil::rules::Variant::from);

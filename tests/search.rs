@@ -90,6 +90,30 @@ fn the_bench_sets_split_the_signature() {
     assert_eq!(plain + covered, bench::bench(3).0);
 }
 
+/// `veil bench --eval network` searches with the embedded networks, each in its own variant
+/// (the covered network on covered positions, the plain network on plain ones), as the engine
+/// plays by default; `--eval-file` puts one network on both.
+#[test]
+fn bench_eval_network_is_the_embedded_networks_in_their_variants() {
+    let nodes = |args: &[&str]| {
+        let output = common::veil(args);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        stdout
+            .lines()
+            .find_map(|line| line.strip_prefix("Nodes searched: "))
+            .and_then(|n| n.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("no node count in {stdout}"))
+    };
+    let network = nodes(&["bench", "3", "--eval", "network"]);
+    assert_eq!(network, nodes(&["bench", "3"]));
+    let plain_file = concat!(env!("CARGO_MANIFEST_DIR"), "/networks/plain.nnue");
+    assert_eq!(
+        nodes(&["bench", "3", "--eval", "network", "--positions", "chess"]),
+        nodes(&["bench", "3", "--eval-file", plain_file, "--positions", "chess"])
+    );
+}
+
 /// `veil bench | head -1`: a reader that stops early ends the command quietly (SIGPIPE's
 /// default), not with a panic about the closed pipe.
 #[cfg(unix)]
