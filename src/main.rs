@@ -159,10 +159,7 @@ fn main() -> ExitCode {
                     }
                 }
                 (None, None) => veil::search::Evaluator::standard(),
-                (Some(EvalChoice::Network), None) => veil::search::Evaluator::Network {
-                    network: veil::nnue::default_network(),
-                    plain: Some(veil::nnue::plain_network()),
-                },
+                (Some(EvalChoice::Network), None) => veil::search::Evaluator::embedded(),
                 (Some(EvalChoice::HandWritten), None) => veil::search::Evaluator::HandWritten,
             };
             let only = positions.map(veil::rules::Variant::from);

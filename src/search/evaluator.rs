@@ -64,6 +64,16 @@ impl Evaluator {
         }
     }
 
+    /// The embedded networks, each in its own variant: the covered-chess network in covered
+    /// chess, the plain-chess network in plain chess (what [`Evaluator::standard`] gives with
+    /// both constants on).
+    pub fn embedded() -> Evaluator {
+        Evaluator::Network {
+            network: default_network(),
+            plain: Some(plain_network()),
+        }
+    }
+
     /// `network` in every position, plain chess included.
     pub fn everywhere(network: Arc<Network>) -> Evaluator {
         Evaluator::Network {
